@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// The kafkasim command. The sources are TypeScript run through tsx's loader, so a fresh clone needs
+// no build step: `npm ci && npx kafkasim ...` works as is.
+import { register } from 'tsx/esm/api';
+
+register();
+const { main } = await import('../src/cli/main.ts');
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,68 @@
+// The `kafkasim` command: dispatches to subcommands, prints help and version, and turns bad input into a clear
+// message with exit code 2 instead of a stack trace.
+import { readFileSync } from 'node:fs';
+import { demoCommand } from './demo.ts';
+import { type CliIO, processIO, UsageError } from './io.ts';
+
+export interface Command {
+  summary: string;
+  run(argv: string[], io: CliIO): number | Promise<number>;
+}
+
+export const commands: Record<string, Command> = {
+  demo: { summary: 'run a small kernel demo (three nodes, a partition, a heal)', run: demoCommand },
+};
+
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+function help(): string {
+  const width = Math.max(...Object.keys(commands).map((c) => c.length));
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return [
+    'kafkasim: a deterministic simulator of a Kafka-compatible cluster',
+    '',
+    'Usage: kafkasim <command> [options]',
+    '',
+    'Commands:',
+    ...lines,
+    '',
+    'Options:',
+    '  -h, --help     show this help (or `kafkasim <command> --help`)',
+    '  -V, --version  print the version',
+    '',
+  ].join('\n');
+}
+
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
+    io.stdout(help());
+    return 0;
+  }
+  if (first === '-V' || first === '--version' || first === 'version') {
+    io.stdout(`${version()}\n`);
+    return 0;
+  }
+  const command = commands[first];
+  if (!command) {
+    io.stderr(`kafkasim: unknown command '${first}'. Run 'kafkasim --help' for the list of commands.\n`);
+    return 2;
+  }
+  try {
+    return await command.run(rest, io);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.stderr(`kafkasim ${first}: ${e.message}\n`);
+      return 2;
+    }
+    const msg = e instanceof Error ? e.message : String(e);
+    io.stderr(`kafkasim ${first}: internal error: ${msg}\n`);
+    if (io.env.KAFKASIM_DEBUG && e instanceof Error && e.stack) io.stderr(`${e.stack}\n`);
+    return 3;
+  }
+}

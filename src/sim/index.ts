@@ -1,0 +1,13 @@
+// The simulation kernel: virtual clock, event queue, seeded random streams, network with faults, node
+// lifecycle, invariants, trace, and the xstate bridge. It knows nothing about Kafka: it could simulate any
+// distributed system. Models import it; it imports no model.
+export { constant, type Distribution, mean, sample } from './distribution.ts';
+export { DurationError, formatDuration, parseDuration } from './duration.ts';
+export { InvariantViolation, type SimContext, SimTimeoutError, SimulationError } from './errors.ts';
+export { EventQueue, SimEvent, type Timer } from './event-queue.ts';
+export { type Endpoint, Network, type NetworkStats, type NodeId, type RequestOutcome } from './network.ts';
+export { type NodeStatus, type Periodic, SimNode } from './node.ts';
+export { RandomStream, Rng } from './rng.ts';
+export { type Invariant, type RunUntilOptions, Simulation, type SimulationOptions } from './simulation.ts';
+export { jsonlSink, Trace, type TraceEvent, type TraceListener } from './trace.ts';
+export { createSimActor, type SimClock, simClock } from './xstate-clock.ts';

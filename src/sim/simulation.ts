@@ -1,0 +1,213 @@
+// The simulation: one virtual clock, one event queue, one seed. Everything that happens is an event; nothing
+// reads the wall clock or Math.random().
+import { constant, type Distribution } from './distribution.ts';
+import { parseDuration } from './duration.ts';
+import { InvariantViolation, type SimContext, SimTimeoutError, SimulationError } from './errors.ts';
+import { EventQueue, type SimEvent, type Timer } from './event-queue.ts';
+import { Network } from './network.ts';
+import { Rng } from './rng.ts';
+import { Trace } from './trace.ts';
+
+export interface SimulationOptions {
+  /** The one seed everything random derives from. Default 1. */
+  seed?: number | string;
+  /** Check invariants after every N events (1 = every event). Default 1. */
+  invariantEvery?: number;
+  /** How many recent trace events to keep in memory. Default 10,000. */
+  traceBufferSize?: number;
+  /** Network latency when no per-link distribution is set. Default constant 1 ms. */
+  defaultLatency?: Distribution;
+  /** How long a request waits for its response before the sender sees a timeout. Default 30 s. */
+  requestTimeoutMs?: number;
+}
+
+export interface RunUntilOptions {
+  /** Virtual time budget (ms or a duration string). Default: unlimited (but see maxEvents). */
+  timeout?: number | string;
+  /** Event budget. Default 100 million. */
+  maxEvents?: number;
+  /** What the condition means, for the error message. */
+  description?: string;
+}
+
+export interface Invariant {
+  name: string;
+  /** Returns a description of the violation, or undefined/true when the invariant holds. */
+  check: () => string | undefined | boolean | undefined;
+}
+
+export class Simulation {
+  readonly seed: string;
+  readonly rng: Rng;
+  readonly trace: Trace;
+  readonly network: Network;
+  invariantEvery: number;
+  /** Virtual time in milliseconds. */
+  now = 0;
+  /** Events executed so far. */
+  eventCount = 0;
+  private readonly queue = new EventQueue();
+  private invariants: Invariant[] = [];
+  private stopped = false;
+  private running = false;
+
+  constructor(options: SimulationOptions = {}) {
+    this.seed = String(options.seed ?? 1);
+    this.rng = new Rng(this.seed);
+    this.trace = new Trace(this, options.traceBufferSize ?? 10_000);
+    this.invariantEvery = options.invariantEvery ?? 1;
+    this.network = new Network(this, {
+      defaultLatency: options.defaultLatency ?? constant(1),
+      requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
+    });
+  }
+
+  /** Runs `fn` after `delay` virtual ms (0 = later at the same time, after what is already scheduled). */
+  schedule(delay: number, fn: () => void, label?: string): Timer {
+    if (!(delay >= 0))
+      throw new RangeError(`schedule: delay must be >= 0, got ${delay} (${label ?? 'unnamed'})`);
+    return this.queue.push(this.now + delay, fn, label);
+  }
+
+  /** Runs `fn` at absolute virtual time `time` (not in the past). */
+  scheduleAt(time: number, fn: () => void, label?: string): Timer {
+    if (!(time >= this.now)) throw new RangeError(`scheduleAt: ${time} is before now (${this.now})`);
+    return this.queue.push(time, fn, label);
+  }
+
+  /** Number of scheduled, not cancelled events. */
+  get pendingEvents(): number {
+    return this.queue.size;
+  }
+
+  /** Time of the next event, or undefined when nothing is scheduled. */
+  get nextEventTime(): number | undefined {
+    return this.queue.peek()?.time;
+  }
+
+  /** Registers a named invariant checked after events; returns a function that removes it. */
+  addInvariant(name: string, check: Invariant['check']): () => void {
+    const inv = { name, check };
+    this.invariants = [...this.invariants, inv];
+    return () => {
+      this.invariants = this.invariants.filter((i) => i !== inv);
+    };
+  }
+
+  /** Checks every invariant now; throws InvariantViolation on the first that fails. */
+  checkInvariants(): void {
+    for (const inv of this.invariants) {
+      const r = inv.check();
+      if (r === undefined || r === true) continue;
+      const detail = r === false ? 'check returned false' : r;
+      this.trace.emit('invariant.violated', undefined, { invariant: inv.name, detail });
+      throw new InvariantViolation(inv.name, detail, this.context());
+    }
+  }
+
+  context(): SimContext {
+    return { seed: this.seed, time: this.now, event: this.eventCount };
+  }
+
+  /** Executes the next event. Returns false when the queue is empty. */
+  step(): boolean {
+    const ev = this.queue.pop();
+    if (!ev) return false;
+    this.execute(ev);
+    return true;
+  }
+
+  private execute(ev: SimEvent): void {
+    const fn = ev.fn!;
+    const label = ev.label;
+    ev.fn = null;
+    this.now = ev.time;
+    this.eventCount++;
+    try {
+      fn();
+    } catch (err) {
+      if (
+        err instanceof InvariantViolation ||
+        err instanceof SimulationError ||
+        err instanceof SimTimeoutError
+      ) {
+        throw err;
+      }
+      throw new SimulationError(this.context(), label, err);
+    }
+    if (this.invariants.length > 0 && this.eventCount % this.invariantEvery === 0) this.checkInvariants();
+  }
+
+  /** Stops the run in progress after the current event. */
+  stop(): void {
+    this.stopped = true;
+  }
+
+  /** Runs every event up to now + duration, then sets the clock to exactly now + duration (unless stopped). */
+  runFor(duration: number | string, options: { maxEvents?: number } = {}): void {
+    const end = this.now + parseDuration(duration, 'runFor');
+    this.loop(end, options.maxEvents ?? Number.POSITIVE_INFINITY, undefined);
+    if (!this.stopped && this.now < end) this.now = end;
+    this.stopped = false;
+  }
+
+  /** Runs until the queue is empty (or stop()). */
+  runToCompletion(options: { maxEvents?: number } = {}): void {
+    this.loop(Number.POSITIVE_INFINITY, options.maxEvents ?? Number.POSITIVE_INFINITY, undefined);
+    this.stopped = false;
+  }
+
+  /**
+   * Runs until `predicate` holds (checked before the first event and after each one). Throws SimTimeoutError,
+   * naming the seed, the virtual time and `description`, when the timeout or the event budget runs out or the
+   * queue drains first. Returns the virtual time at which the condition held.
+   */
+  runUntil(predicate: () => boolean, options: RunUntilOptions = {}): number {
+    const description = options.description ?? 'condition';
+    const deadline =
+      options.timeout === undefined
+        ? Number.POSITIVE_INFINITY
+        : this.now + parseDuration(options.timeout, 'timeout');
+    const maxEvents = options.maxEvents ?? 100_000_000;
+    if (predicate()) return this.now;
+    const outcome = this.loop(deadline, maxEvents, predicate);
+    this.stopped = false;
+    if (outcome === 'met') return this.now;
+    if (outcome === 'stopped')
+      throw new SimTimeoutError(description, 'the simulation was stopped', this.context());
+    if (outcome === 'deadline') {
+      this.now = deadline;
+      throw new SimTimeoutError(description, `not reached within ${options.timeout}`, this.context());
+    }
+    if (outcome === 'events') {
+      throw new SimTimeoutError(description, `not reached within ${maxEvents} events`, this.context());
+    }
+    throw new SimTimeoutError(description, 'no events left to run', this.context());
+  }
+
+  private loop(
+    end: number,
+    maxEvents: number,
+    predicate: (() => boolean) | undefined,
+  ): 'met' | 'deadline' | 'events' | 'drained' | 'stopped' {
+    if (this.running) throw new Error('the simulation is already running (run* called from inside an event)');
+    this.running = true;
+    const queue = this.queue;
+    let n = 0;
+    try {
+      for (;;) {
+        if (this.stopped) return 'stopped';
+        const ev = queue.peek();
+        if (!ev) return 'drained';
+        if (ev.time > end) return 'deadline';
+        if (n >= maxEvents) return 'events';
+        queue.pop();
+        n++;
+        this.execute(ev);
+        if (predicate?.()) return 'met';
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+}
