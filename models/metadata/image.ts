@@ -1,4 +1,4 @@
-import { type Draft, freeze, produce } from 'immer';
+import { type Draft, freeze, Immer } from 'immer';
 import {
   type BrokerRegistrationChangeRecord,
   type ConfigRecord,
@@ -60,6 +60,10 @@ export interface MetadataImage {
   readonly features: Readonly<Record<string, number>>;
 }
 
+// Our own instance, so that images stay frozen (safe to share between brokers, API and reports)
+// whatever another module does to immer's global setAutoFreeze.
+const immer = new Immer({ autoFreeze: true });
+
 const EMPTY_IMAGE: MetadataImage = freeze(
   {
     offset: -1,
@@ -110,14 +114,14 @@ export function replay(image: MetadataImage, entries: readonly LogEntry[]): Meta
   }
   if (entries.length === 0) return image;
   // One produce per batch of entries, not per record: drafting is the costly part.
-  return produce(image, (draft) => {
+  return immer.produce(image, (draft) => {
     for (const entry of entries) applyRecord(draft, entry.offset, entry.record);
     draft.offset = previous;
   });
 }
 
 function applyRecord(draft: Draft<MetadataImage>, offset: number, record: MetadataRecord): void {
-  const fail = (reason: string): never => {
+  const fail: (reason: string) => never = (reason) => {
     throw new MetadataReplayError(offset, record, reason);
   };
   switch (record.type) {
@@ -127,8 +131,8 @@ function applyRecord(draft: Draft<MetadataImage>, offset: number, record: Metada
     case 'UnregisterBrokerRecord': {
       const current = own(draft.brokers, record.brokerId);
       if (current === undefined) fail(`no broker ${record.brokerId} is registered`);
-      if (current!.brokerEpoch !== record.brokerEpoch)
-        fail(`broker ${record.brokerId} is registered with epoch ${current!.brokerEpoch}`);
+      if (current.brokerEpoch !== record.brokerEpoch)
+        fail(`broker ${record.brokerId} is registered with epoch ${current.brokerEpoch}`);
       delete draft.brokers[record.brokerId];
       return;
     }
@@ -137,7 +141,8 @@ function applyRecord(draft: Draft<MetadataImage>, offset: number, record: Metada
       return;
     case 'TopicRecord':
       // Maps are plain objects; a '__proto__' key would rewrite the prototype instead of adding a topic.
-      if (record.name === '__proto__' || record.topicId === '__proto__') fail('kafkasim cannot hold that name');
+      if (record.name === '__proto__' || record.topicId === '__proto__')
+        fail('kafkasim cannot hold that name');
       if (own(draft.topics, record.name) !== undefined) fail(`topic '${record.name}' already exists`);
       if (own(draft.topicNamesById, record.topicId) !== undefined)
         fail(`topic id ${record.topicId} already names '${draft.topicNamesById[record.topicId]}'`);
@@ -153,10 +158,10 @@ function applyRecord(draft: Draft<MetadataImage>, offset: number, record: Metada
     case 'RemoveTopicRecord': {
       const name = own(draft.topicNamesById, record.topicId);
       if (name === undefined) fail(`no topic has id ${record.topicId}`);
-      delete draft.topics[name!];
+      delete draft.topics[name];
       delete draft.topicNamesById[record.topicId];
       // Kafka's ReplicationControlManager drops the topic's configs along with it.
-      delete draft.configs.topic[name!];
+      delete draft.configs.topic[name];
       return;
     }
     case 'ConfigRecord':
@@ -200,7 +205,7 @@ function changeBroker(
   fail: (reason: string) => never,
 ): void {
   const broker = own(draft.brokers, record.brokerId);
-  if (broker === undefined) return fail(`no broker ${record.brokerId} is registered`);
+  if (broker === undefined) fail(`no broker ${record.brokerId} is registered`);
   if (broker.brokerEpoch !== record.brokerEpoch)
     fail(`broker ${record.brokerId} is registered with epoch ${broker.brokerEpoch}`);
   if (record.fenced === 1) broker.fenced = true;
@@ -213,7 +218,7 @@ function changeBroker(
 
 function topicById(draft: Draft<MetadataImage>, topicId: string, fail: (reason: string) => never) {
   const name = own(draft.topicNamesById, topicId);
-  if (name === undefined) return fail(`no topic has id ${topicId}`);
+  if (name === undefined) fail(`no topic has id ${topicId}`);
   return draft.topics[name]!;
 }
 
@@ -248,8 +253,7 @@ function changePartition(
 ): void {
   const topic = topicById(draft, record.topicId, fail);
   const partition = topic.partitions[record.partitionId];
-  if (partition === undefined)
-    return fail(`topic '${topic.name}' has no partition ${record.partitionId}`);
+  if (partition === undefined) fail(`topic '${topic.name}' has no partition ${record.partitionId}`);
   if (record.replicas !== undefined) partition.replicas = [...record.replicas];
   if (record.isr !== undefined) partition.isr = [...record.isr];
   if (record.removingReplicas !== undefined) partition.removingReplicas = [...record.removingReplicas];
@@ -263,7 +267,11 @@ function changePartition(
   partition.partitionEpoch += 1;
 }
 
-function applyConfig(draft: Draft<MetadataImage>, record: ConfigRecord, fail: (reason: string) => never): void {
+function applyConfig(
+  draft: Draft<MetadataImage>,
+  record: ConfigRecord,
+  fail: (reason: string) => never,
+): void {
   let resources: Record<string, Record<string, string>>;
   if (record.resourceType === 'TOPIC') {
     // Kafka writes a new topic's ConfigRecords right after its TopicRecord, so the topic must exist.
@@ -275,7 +283,7 @@ function applyConfig(draft: Draft<MetadataImage>, record: ConfigRecord, fail: (r
       fail(`broker config resource '${record.resourceName}' is neither '' nor a broker id`);
     resources = draft.configs.broker;
   } else {
-    return fail(`unknown resourceType ${String(record.resourceType)}`);
+    fail(`unknown resourceType ${String(record.resourceType)}`);
   }
   const current = own(resources, record.resourceName);
   if (record.value === null) {

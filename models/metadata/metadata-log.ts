@@ -95,6 +95,9 @@ export class LocalMetadataLog implements MetadataLog {
   #commitThrough(lastOffset: number): void {
     if (lastOffset <= this.#committedOffset) return;
     this.#committedOffset = lastOffset;
-    for (const listener of [...this.#listeners]) listener(lastOffset);
+    for (const listener of [...this.#listeners]) {
+      // A listener may unsubscribe another during this round; that one must not be called.
+      if (this.#listeners.has(listener)) listener(lastOffset);
+    }
   }
 }

@@ -1,0 +1,79 @@
+/**
+ * KRaft cluster metadata: the records the controller writes to `__cluster_metadata`, the immutable
+ * MetadataImage that brokers and standby controllers build by replaying them, queries over an image,
+ * and the MetadataLog interface (with a single-node LocalMetadataLog until the Raft-backed one exists).
+ *
+ * Left out: snapshots, the older FenceBrokerRecord/UnfenceBrokerRecord, controller registrations,
+ * producer ids, ACLs, client quotas, ELR, leader recovery state, log directories and endpoint lists.
+ *
+ * Facts: /work/shared/reference/kraft.md §4 (record types and apiKeys, broker epoch, election and epoch
+ * rules, reassignment); Kafka's `PartitionRegistration.merge`, `ClusterControlManager` and `Uuid` for
+ * replay details, as noted where used.
+ */
+
+export type {
+  BrokerRegistration,
+  ConfigsImage,
+  MetadataImage,
+  PartitionRegistration,
+  TopicImage,
+} from './image.ts';
+export { emptyImage, MetadataReplayError, replay } from './image.ts';
+export type {
+  LocalMetadataLogOptions,
+  MetadataLog,
+  Scheduler,
+} from './metadata-log.ts';
+export { LocalMetadataLog } from './metadata-log.ts';
+export type {
+  BrokerPartitionCounts,
+  PartitionDescription,
+  TopicIdPartition,
+} from './queries.ts';
+export {
+  activeBrokerIds,
+  allPartitions,
+  broker,
+  brokerConfig,
+  isActiveBroker,
+  isReassigning,
+  liveBrokerIds,
+  partition,
+  partitionCountsByBroker,
+  partitionsLedBy,
+  partitionsWithReplicaOn,
+  reassigningPartitions,
+  registeredBrokerIds,
+  topicById,
+  topicByName,
+  topicConfig,
+  topicNames,
+  unavailablePartitions,
+  underReplicatedPartitions,
+} from './queries.ts';
+export type {
+  BrokerRegistrationChangeRecord,
+  ConfigRecord,
+  ConfigResourceType,
+  FeatureLevelRecord,
+  FencingChange,
+  LogEntry,
+  MetadataRecord,
+  MetadataRecordType,
+  NoOpRecord,
+  PartitionChangeRecord,
+  PartitionRecord,
+  RegisterBrokerRecord,
+  RemoveTopicRecord,
+  TopicRecord,
+  UnregisterBrokerRecord,
+} from './records.ts';
+export {
+  apiKeyOf,
+  FENCE,
+  FENCING_UNCHANGED,
+  NO_LEADER,
+  NO_LEADER_CHANGE,
+  newTopicId,
+  UNFENCE,
+} from './records.ts';
