@@ -77,3 +77,12 @@ export {
   newTopicId,
   UNFENCE,
 } from './records.ts';
+export {
+  describeTopicConfigs,
+  effectiveTopicConfig,
+  type TopicConfigDef,
+  type TopicConfigEntry,
+  type TopicConfigSource,
+  topicConfigDef,
+  topicConfigDefs,
+} from './topic-configs.ts';

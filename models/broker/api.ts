@@ -1,0 +1,125 @@
+// The requests a broker serves, and their responses, as plain data on the simulated network. Shapes follow
+// Kafka's Produce, Fetch, Metadata and ListOffsets RPCs (camelCased, trimmed to what the simulator uses).
+import type { ProducerBatchData, RecordBatch } from '../storage/index.ts';
+
+export interface LeaderHint {
+  leaderId: number;
+  leaderEpoch: number;
+}
+
+export interface ProduceRequest {
+  type: 'Produce';
+  /** 0, 1 or -1 (all). */
+  acks: 0 | 1 | -1;
+  timeoutMs: number;
+  clientId: string;
+  correlationId: number;
+  partitions: { topic: string; partition: number; batch: ProducerBatchData }[];
+}
+export interface ProducePartitionResponse {
+  topic: string;
+  partition: number;
+  errorCode: number;
+  errorMessage?: string;
+  baseOffset: number;
+  /** KIP-951: the leader the broker knows of, sent with NOT_LEADER_OR_FOLLOWER. */
+  currentLeader?: LeaderHint;
+}
+export interface ProduceResponse {
+  correlationId: number;
+  partitions: ProducePartitionResponse[];
+}
+
+export interface FetchPartition {
+  topic: string;
+  partition: number;
+  fetchOffset: number;
+  /** Followers: the epoch of the last batch they have, for divergence detection (KIP-595/Fetch v12). */
+  lastFetchedEpoch?: number;
+  currentLeaderEpoch?: number;
+  partitionMaxBytes: number;
+}
+export interface FetchRequest {
+  type: 'Fetch';
+  /** A follower's broker id, or -1 for a consumer. */
+  replicaId: number;
+  maxWaitMs: number;
+  minBytes: number;
+  maxBytes: number;
+  partitions: FetchPartition[];
+}
+export interface FetchPartitionResponse {
+  topic: string;
+  partition: number;
+  errorCode: number;
+  highWatermark: number;
+  logStartOffset: number;
+  batches: readonly RecordBatch[];
+  divergingEpoch?: { epoch: number; endOffset: number };
+  currentLeader?: LeaderHint;
+}
+export interface FetchResponse {
+  partitions: FetchPartitionResponse[];
+}
+
+export interface MetadataRequest {
+  type: 'Metadata';
+  /** null = all topics. */
+  topics: string[] | null;
+}
+export interface MetadataPartition {
+  partition: number;
+  errorCode: number;
+  leader: number;
+  leaderEpoch: number;
+  replicas: number[];
+  isr: number[];
+}
+export interface MetadataTopic {
+  name: string;
+  topicId: string | null;
+  errorCode: number;
+  partitions: MetadataPartition[];
+}
+export interface MetadataResponse {
+  brokers: { brokerId: number; host: string; port: number; rack: string | null }[];
+  controllerId: number;
+  topics: MetadataTopic[];
+  /** The metadata offset the answering broker has replayed (kafkasim: shows staleness). */
+  metadataOffset: number;
+}
+
+export interface ListOffsetsRequest {
+  type: 'ListOffsets';
+  /** timestamp -1 = latest (the high watermark), -2 = earliest. */
+  partitions: { topic: string; partition: number; timestamp: -1 | -2 }[];
+}
+export interface ListOffsetsResponse {
+  partitions: { topic: string; partition: number; errorCode: number; offset: number; leaderEpoch: number }[];
+}
+
+export interface DescribeConfigsRequest {
+  type: 'DescribeConfigs';
+  resources: { resourceType: 'TOPIC' | 'BROKER'; resourceName: string }[];
+}
+export type ConfigSource =
+  | 'DYNAMIC_TOPIC_CONFIG'
+  | 'DYNAMIC_BROKER_CONFIG'
+  | 'STATIC_BROKER_CONFIG'
+  | 'DEFAULT_CONFIG';
+export interface DescribeConfigsResponse {
+  resources: {
+    resourceType: 'TOPIC' | 'BROKER';
+    resourceName: string;
+    errorCode: number;
+    errorMessage?: string;
+    configs: { name: string; value: string | null; source: ConfigSource; isDefault: boolean }[];
+  }[];
+}
+
+export type BrokerRequest =
+  | ProduceRequest
+  | FetchRequest
+  | MetadataRequest
+  | ListOffsetsRequest
+  | DescribeConfigsRequest;

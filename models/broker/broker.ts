@@ -1,0 +1,1015 @@
+// A broker: follows the metadata log into its own MetadataImage (so its view can be stale), leads and follows
+// partition replicas, serves Produce, Fetch, Metadata, ListOffsets and DescribeConfigs, replicates by follower
+// fetch, maintains the ISR and the high watermark, and registers and heartbeats with the controller.
+//
+// Requests from one connection are processed one at a time, in order, as Kafka's network layer does (a channel
+// is muted from a request's arrival until its response is sent), which is what keeps an idempotent producer's
+// pipelined batches in order.
+import type { Timer } from '../../src/sim/index.ts';
+import { type NodeId, type RequestOutcome, SimNode, type Simulation } from '../../src/sim/index.ts';
+import type {
+  AlterPartitionResponse,
+  BrokerHeartbeatResponse,
+  BrokerRegistrationResponse,
+  ControllerRequest,
+  ElectLeadersResponse,
+  MetadataFetchResponse,
+} from '../controller/api.ts';
+import {
+  describeTopicConfigs,
+  effectiveTopicConfig,
+  emptyImage,
+  type LogEntry,
+  type MetadataImage,
+  type PartitionRegistration,
+  replay,
+  type TopicImage,
+} from '../metadata/index.ts';
+import { Errors } from '../protocol/index.ts';
+import { PartitionLog, type RecordBatch, type SharedStorage, type StorageMode } from '../storage/index.ts';
+import type {
+  BrokerRequest,
+  DescribeConfigsRequest,
+  DescribeConfigsResponse,
+  FetchPartitionResponse,
+  FetchRequest,
+  FetchResponse,
+  LeaderHint,
+  ListOffsetsRequest,
+  ListOffsetsResponse,
+  MetadataRequest,
+  MetadataResponse,
+  ProducePartitionResponse,
+  ProduceRequest,
+  ProduceResponse,
+} from './api.ts';
+import { type BrokerConfig, brokerDefaults } from './config.ts';
+
+export const brokerNodeId = (brokerId: number): NodeId => `broker-${brokerId}`;
+
+export type ReplicaRole = 'leader' | 'follower' | 'opening' | 'offline';
+
+interface FollowerState {
+  leo: number;
+  lastCaughtUpTime: number;
+  lastFetchTime: number;
+  lastFetchLeaderLeo: number;
+}
+
+interface AckWaiter {
+  requiredOffset: number;
+  resolve: (errorCode: number) => void;
+}
+
+/** A partition replica hosted by this broker. */
+export interface Replica {
+  readonly key: string;
+  readonly topic: string;
+  readonly topicId: string;
+  readonly partition: number;
+  log: PartitionLog;
+  role: ReplicaRole;
+  leaderId: number;
+  leaderEpoch: number;
+  partitionEpoch: number;
+  isr: number[];
+  replicas: number[];
+  followers: Map<number, FollowerState>;
+  alterPartitionInFlight: boolean;
+  waiters: AckWaiter[];
+  /** Bytes in/out since the broker started leading it (for metrics). */
+  bytesIn: number;
+  bytesOut: number;
+}
+
+interface ParkedFetch {
+  keys: string[];
+  timer: Timer;
+  complete: () => void;
+}
+
+interface Connection {
+  queue: { payload: BrokerRequest; reply: (r: unknown) => void }[];
+  busy: boolean;
+}
+
+export interface BrokerOptions {
+  brokerId: number;
+  rack?: string | null;
+  /** Controller node ids; the broker talks to the active one and moves on when told NOT_CONTROLLER. */
+  controllers: NodeId[];
+  storageMode: StorageMode;
+  sharedStorage?: SharedStorage;
+  config?: Partial<BrokerConfig>;
+  /** Static broker configs as in server.properties (shown by describe when not default). */
+  staticConfigs?: Record<string, string>;
+}
+
+export class Broker extends SimNode {
+  readonly brokerId: number;
+  readonly rack: string | null;
+  readonly config: BrokerConfig;
+  readonly storageMode: StorageMode;
+  readonly staticConfigs: Record<string, string>;
+  private readonly controllers: NodeId[];
+  private readonly shared: SharedStorage | undefined;
+
+  // ---- volatile state (rebuilt at every start) ----
+  image: MetadataImage = emptyImage();
+  brokerEpoch = -1;
+  fenced = true;
+  readonly replicas = new Map<string, Replica>();
+  private controllerIndex = 0;
+  private connections = new Map<NodeId, Connection>();
+  private parked = new Map<string, Set<ParkedFetch>>();
+  private fetchers = new Map<number, boolean>();
+  private inRate = 0;
+  private inRateAt = 0;
+  private inBusyUntil = 0;
+  private outBusyUntil = 0;
+  private wantShutDown = false;
+
+  constructor(sim: Simulation, options: BrokerOptions) {
+    super(sim, brokerNodeId(options.brokerId));
+    this.brokerId = options.brokerId;
+    this.rack = options.rack ?? null;
+    this.controllers = options.controllers;
+    this.storageMode = options.storageMode;
+    this.shared = options.sharedStorage;
+    if (this.storageMode === 'shared' && !this.shared)
+      throw new Error('shared storage mode needs a SharedStorage');
+    this.config = { ...brokerDefaults, ...options.config };
+    this.staticConfigs = { ...options.staticConfigs };
+  }
+
+  /** Local logs survive crashes (they are on disk). */
+  private get localLogs(): Map<string, PartitionLog> {
+    let logs = this.disk.get('logs') as Map<string, PartitionLog> | undefined;
+    if (!logs) this.disk.set('logs', (logs = new Map()));
+    return logs;
+  }
+
+  protected override onStart(): void {
+    this.image = emptyImage();
+    this.brokerEpoch = -1;
+    this.fenced = true;
+    this.wantShutDown = false;
+    this.replicas.clear();
+    this.connections = new Map();
+    this.parked = new Map();
+    this.fetchers = new Map();
+    this.inRate = 0;
+    this.inBusyUntil = 0;
+    this.outBusyUntil = 0;
+    this.register();
+    this.fetchMetadata();
+    const lag = this.config['replica.lag.time.max.ms'];
+    this.every(lag / 2, () => this.maybeShrinkIsr(), 'broker.isr-shrink-check');
+  }
+
+  // ---- controller link ----------------------------------------------------------------------------------
+
+  private get controller(): NodeId {
+    return this.controllers[this.controllerIndex % this.controllers.length]!;
+  }
+
+  private toController<R>(req: ControllerRequest, cb: (r: R | undefined) => void): void {
+    this.request<R & { errorCode?: number; controllerNodeId?: string }>(this.controller, req, (o) => {
+      if (!o.ok) {
+        this.controllerIndex++;
+        return cb(undefined);
+      }
+      if (o.response.errorCode === Errors.NOT_CONTROLLER.code) {
+        const hinted = o.response.controllerNodeId
+          ? this.controllers.indexOf(o.response.controllerNodeId)
+          : -1;
+        this.controllerIndex = hinted >= 0 ? hinted : this.controllerIndex + 1;
+        return cb(undefined);
+      }
+      cb(o.response);
+    });
+  }
+
+  private register(): void {
+    const incarnationId = `${this.id}-${this.incarnation}`;
+    this.toController<BrokerRegistrationResponse>(
+      {
+        type: 'BrokerRegistration',
+        brokerId: this.brokerId,
+        incarnationId,
+        rack: this.rack,
+        host: this.config['kafkasim.host'],
+        port: this.config['kafkasim.port'] + this.brokerId,
+      },
+      (r) => {
+        if (!r || r.errorCode !== 0) {
+          this.schedule(1000, () => this.register(), 'broker.register-retry');
+          return;
+        }
+        this.brokerEpoch = r.brokerEpoch;
+        this.emit('broker.registered', { brokerEpoch: r.brokerEpoch });
+        this.heartbeat();
+      },
+    );
+  }
+
+  private heartbeat(): void {
+    this.toController<BrokerHeartbeatResponse>(
+      {
+        type: 'BrokerHeartbeat',
+        brokerId: this.brokerId,
+        brokerEpoch: this.brokerEpoch,
+        currentMetadataOffset: this.image.offset,
+        wantFence: false,
+        wantShutDown: this.wantShutDown,
+      },
+      (r) => {
+        if (r && r.errorCode === 0) {
+          if (this.fenced !== r.isFenced) this.emit(r.isFenced ? 'broker.fenced' : 'broker.unfenced');
+          this.fenced = r.isFenced;
+        } else if (r && r.errorCode === Errors.STALE_BROKER_EPOCH.code) {
+          this.brokerEpoch = -1;
+          this.register();
+          return;
+        }
+        this.schedule(2000, () => this.heartbeat(), 'broker.heartbeat');
+      },
+    );
+  }
+
+  private fetchMetadata(): void {
+    const maxWaitMs = this.config['kafkasim.metadata.fetch.max.wait.ms'];
+    this.toController<MetadataFetchResponse>(
+      { type: 'MetadataFetch', replicaId: this.brokerId, fetchOffset: this.image.offset + 1, maxWaitMs },
+      (r) => {
+        if (!r || r.errorCode !== 0) {
+          this.schedule(100, () => this.fetchMetadata(), 'broker.metadata-retry');
+          return;
+        }
+        if (r.entries.length > 0) this.applyMetadata(r.entries);
+        this.fetchMetadata();
+      },
+    );
+  }
+
+  /** Replays committed metadata records and acts on what changed for this broker's replicas. */
+  applyMetadata(entries: readonly LogEntry[]): void {
+    const before = this.image;
+    const after = replay(before, entries);
+    this.image = after;
+    for (const [name, topic] of Object.entries(after.topics)) {
+      const old = before.topics[name];
+      if (old === topic) continue;
+      topic.partitions.forEach((reg, p) => {
+        if (old && old.topicId === topic.topicId && old.partitions[p] === reg) return;
+        this.onPartitionChange(topic, p, reg);
+      });
+    }
+    for (const [name, old] of Object.entries(before.topics)) {
+      const now = after.topics[name];
+      if (now && now.topicId === old.topicId) continue;
+      old.partitions.forEach((_, p) => this.removeReplica(`${old.topicId}:${p}`, true, undefined));
+      if (this.storageMode === 'kafka')
+        for (let p = 0; p < old.partitions.length; p++) this.localLogs.delete(`${old.topicId}:${p}`);
+    }
+  }
+
+  private onPartitionChange(topic: TopicImage, p: number, reg: PartitionRegistration): void {
+    const key = `${topic.topicId}:${p}`;
+    const existing = this.replicas.get(key);
+    if (!reg.replicas.includes(this.brokerId)) {
+      if (existing)
+        this.removeReplica(
+          key,
+          this.storageMode === 'kafka',
+          existing.role === 'leader' || existing.role === 'opening'
+            ? { topic: topic.name, partition: p }
+            : undefined,
+        );
+      return;
+    }
+    const replica = existing ?? this.createReplica(topic, p);
+    const leaderChanged = replica.leaderId !== reg.leader || replica.leaderEpoch !== reg.leaderEpoch;
+    replica.isr = [...reg.isr];
+    replica.replicas = [...reg.replicas];
+    replica.partitionEpoch = reg.partitionEpoch;
+    if (!leaderChanged && existing) {
+      if (replica.role === 'leader') {
+        this.syncFollowers(replica);
+        this.maybeAdvanceHighWatermark(replica);
+      }
+      return;
+    }
+    replica.leaderId = reg.leader;
+    replica.leaderEpoch = reg.leaderEpoch;
+    this.failWaiters(replica, Errors.NOT_LEADER_OR_FOLLOWER.code);
+    if (reg.leader === this.brokerId) this.becomeLeader(replica);
+    else if (reg.leader < 0) replica.role = 'offline';
+    else this.becomeFollower(replica);
+  }
+
+  private createReplica(topic: TopicImage, p: number): Replica {
+    const key = `${topic.topicId}:${p}`;
+    let log: PartitionLog;
+    if (this.storageMode === 'shared') {
+      log = this.shared!.open(topic.topicId, topic.name, p);
+    } else {
+      log = this.localLogs.get(key) ?? new PartitionLog(topic.name, p);
+      this.localLogs.set(key, log);
+    }
+    const r: Replica = {
+      key,
+      topic: topic.name,
+      topicId: topic.topicId,
+      partition: p,
+      log,
+      role: 'offline',
+      leaderId: -1,
+      leaderEpoch: -1,
+      partitionEpoch: -1,
+      isr: [],
+      replicas: [],
+      followers: new Map(),
+      alterPartitionInFlight: false,
+      waiters: [],
+      bytesIn: 0,
+      bytesOut: 0,
+    };
+    this.replicas.set(key, r);
+    return r;
+  }
+
+  /** A leader tracks every other replica of the partition (a reassignment adds and removes some). */
+  private syncFollowers(r: Replica): void {
+    for (const id of r.replicas) {
+      if (id !== this.brokerId && !r.followers.has(id)) {
+        r.followers.set(id, {
+          leo: -1,
+          lastCaughtUpTime: this.sim.now,
+          lastFetchTime: 0,
+          lastFetchLeaderLeo: -1,
+        });
+      }
+    }
+    for (const id of [...r.followers.keys()]) if (!r.replicas.includes(id)) r.followers.delete(id);
+  }
+
+  private becomeLeader(r: Replica): void {
+    r.followers = new Map();
+    this.syncFollowers(r);
+    if (this.storageMode === 'shared') {
+      // AutoMQ: the new leader opens the partition from object-storage metadata before it serves.
+      r.role = 'opening';
+      const epoch = r.leaderEpoch;
+      this.emit('broker.partition-opening', { topic: r.topic, partition: r.partition, leaderEpoch: epoch });
+      this.schedule(
+        this.config['kafkasim.shared.partition.open.ms'],
+        () => {
+          if (r.role !== 'opening' || r.leaderEpoch !== epoch || this.replicas.get(r.key) !== r) return;
+          r.role = 'leader';
+          r.log.assignEpochStart(epoch);
+          r.log.highWatermark = r.log.logEndOffset;
+          this.emit('broker.leader', { topic: r.topic, partition: r.partition, leaderEpoch: epoch });
+        },
+        'broker.partition-open',
+      );
+      return;
+    }
+    r.role = 'leader';
+    r.log.assignEpochStart(r.leaderEpoch);
+    this.emit('broker.leader', { topic: r.topic, partition: r.partition, leaderEpoch: r.leaderEpoch });
+    this.maybeAdvanceHighWatermark(r);
+  }
+
+  private becomeFollower(r: Replica): void {
+    r.role = 'follower';
+    r.followers = new Map();
+    this.emit('broker.follower', {
+      topic: r.topic,
+      partition: r.partition,
+      leader: r.leaderId,
+      leaderEpoch: r.leaderEpoch,
+    });
+    this.ensureFetcher(r.leaderId);
+  }
+
+  /** Stops hosting a replica. In shared mode a leader that loses it closes it and asks for the new election. */
+  private removeReplica(
+    key: string,
+    deleteLog: boolean,
+    closeAndElect: { topic: string; partition: number } | undefined,
+  ): void {
+    const r = this.replicas.get(key);
+    if (!r) return;
+    this.replicas.delete(key);
+    this.failWaiters(r, Errors.NOT_LEADER_OR_FOLLOWER.code);
+    if (deleteLog && this.storageMode === 'kafka') this.localLogs.delete(key);
+    if (closeAndElect && this.storageMode === 'shared') {
+      this.emit('broker.partition-closing', { topic: r.topic, partition: r.partition });
+      this.schedule(
+        this.config['kafkasim.shared.partition.close.ms'],
+        () => {
+          this.emit('broker.partition-closed', { topic: r.topic, partition: r.partition });
+          this.electLeader(closeAndElect);
+        },
+        'broker.partition-close',
+      );
+    }
+  }
+
+  private electLeader(tp: { topic: string; partition: number }, attempt = 0): void {
+    this.toController<ElectLeadersResponse>({ type: 'ElectLeaders', partitions: [tp] }, (r) => {
+      if (!r && attempt < 20)
+        this.schedule(500, () => this.electLeader(tp, attempt + 1), 'broker.elect-retry');
+    });
+  }
+
+  // ---- replication: follower side -------------------------------------------------------------------------
+
+  private ensureFetcher(leaderId: number): void {
+    if (this.fetchers.get(leaderId)) return;
+    this.fetchers.set(leaderId, true);
+    this.schedule(0, () => this.followerFetch(leaderId), 'broker.replica-fetch');
+  }
+
+  private followerFetch(leaderId: number): void {
+    const following = [...this.replicas.values()].filter(
+      (r) => r.role === 'follower' && r.leaderId === leaderId,
+    );
+    if (following.length === 0) {
+      this.fetchers.delete(leaderId);
+      return;
+    }
+    const throttle = this.config['follower.replication.throttled.rate'];
+    const maxWaitMs = this.config['replica.fetch.wait.max.ms'];
+    // A throttled follower copies at most `rate` bytes per second: per fetch, what that rate allows in the
+    // time the fetch loop takes (at least a round trip); modelled as a per-fetch byte budget.
+    const perFetch = Number.isFinite(throttle)
+      ? Math.max(1, Math.floor(throttle / 10))
+      : this.config['replica.fetch.max.bytes'];
+    const req: FetchRequest = {
+      type: 'Fetch',
+      replicaId: this.brokerId,
+      maxWaitMs,
+      minBytes: 1,
+      maxBytes: this.config['replica.fetch.response.max.bytes'],
+      partitions: following.map((r) => ({
+        topic: r.topic,
+        partition: r.partition,
+        fetchOffset: r.log.logEndOffset,
+        lastFetchedEpoch: r.log.latestEpoch,
+        currentLeaderEpoch: r.leaderEpoch,
+        partitionMaxBytes: perFetch,
+      })),
+    };
+    const started = this.sim.now;
+    this.request<FetchResponse>(
+      brokerNodeId(leaderId),
+      req,
+      (o) => {
+        if (!o.ok) {
+          this.schedule(
+            Math.max(0, 100 - (this.sim.now - started)),
+            () => this.followerFetch(leaderId),
+            'broker.replica-fetch',
+          );
+          return;
+        }
+        let bytes = 0;
+        for (const pr of o.response.partitions) {
+          const r = this.findReplica(pr.topic, pr.partition);
+          if (!r || r.role !== 'follower' || r.leaderId !== leaderId) continue;
+          if (pr.errorCode !== 0) continue;
+          if (pr.divergingEpoch) {
+            const mine = r.log.endOffsetForEpoch(pr.divergingEpoch.epoch);
+            const to = Math.min(
+              pr.divergingEpoch.endOffset,
+              mine.epoch === pr.divergingEpoch.epoch ? mine.endOffset : pr.divergingEpoch.endOffset,
+            );
+            this.emit('broker.truncate', {
+              topic: r.topic,
+              partition: r.partition,
+              from: r.log.logEndOffset,
+              to,
+            });
+            r.log.truncateTo(Math.max(0, to));
+            continue;
+          }
+          if (pr.batches.length > 0) {
+            r.log.appendAsFollower(pr.batches);
+            for (const b of pr.batches) bytes += b.bytes;
+          }
+          r.log.highWatermark = Math.min(r.log.logEndOffset, pr.highWatermark);
+        }
+        // Throttled copies pace the loop so that `rate` is not exceeded.
+        const pace =
+          Number.isFinite(throttle) && bytes > 0
+            ? Math.max(0, (bytes / throttle) * 1000 - (this.sim.now - started))
+            : 0;
+        this.schedule(pace, () => this.followerFetch(leaderId), 'broker.replica-fetch');
+      },
+      maxWaitMs + 30_000,
+    );
+  }
+
+  // ---- replication: leader side ---------------------------------------------------------------------------
+
+  private maybeAdvanceHighWatermark(r: Replica): void {
+    if (r.role !== 'leader') return;
+    let hw = r.log.logEndOffset;
+    for (const id of r.isr) {
+      if (id === this.brokerId) continue;
+      const f = r.followers.get(id);
+      hw = Math.min(hw, f ? Math.max(f.leo, 0) : 0);
+    }
+    if (hw > r.log.highWatermark) {
+      r.log.highWatermark = hw;
+      this.completeWaiters(r);
+      this.wake(r.key);
+    }
+  }
+
+  private completeWaiters(r: Replica): void {
+    if (r.waiters.length === 0) return;
+    const hw = r.log.highWatermark;
+    const keep: AckWaiter[] = [];
+    for (const w of r.waiters) {
+      if (w.requiredOffset <= hw) w.resolve(0);
+      else keep.push(w);
+    }
+    r.waiters = keep;
+  }
+
+  private failWaiters(r: Replica, code: number): void {
+    const ws = r.waiters;
+    r.waiters = [];
+    for (const w of ws) w.resolve(code);
+  }
+
+  private onFollowerFetch(r: Replica, replicaId: number, fetchOffset: number): void {
+    const f = r.followers.get(replicaId);
+    if (!f) return;
+    const leo = r.log.logEndOffset;
+    if (fetchOffset >= leo) f.lastCaughtUpTime = this.sim.now;
+    else if (fetchOffset >= f.lastFetchLeaderLeo) f.lastCaughtUpTime = f.lastFetchTime;
+    f.leo = fetchOffset;
+    f.lastFetchLeaderLeo = leo;
+    f.lastFetchTime = this.sim.now;
+    if (!r.isr.includes(replicaId) && fetchOffset >= r.log.highWatermark && this.isBrokerActive(replicaId)) {
+      this.alterIsr(
+        r,
+        [...r.isr, replicaId].sort((a, b) => a - b),
+        'expand',
+      );
+    }
+    this.maybeAdvanceHighWatermark(r);
+  }
+
+  private isBrokerActive(id: number): boolean {
+    const b = this.image.brokers[id];
+    return !!b && !b.fenced && !b.inControlledShutdown;
+  }
+
+  private maybeShrinkIsr(): void {
+    const maxLag = this.config['replica.lag.time.max.ms'];
+    for (const r of this.replicas.values()) {
+      if (r.role !== 'leader' || r.isr.length <= 1) continue;
+      const out = r.isr.filter((id) => {
+        if (id === this.brokerId) return false;
+        const f = r.followers.get(id);
+        return !f || this.sim.now - f.lastCaughtUpTime > maxLag;
+      });
+      if (out.length > 0)
+        this.alterIsr(
+          r,
+          r.isr.filter((id) => !out.includes(id)),
+          'shrink',
+        );
+    }
+  }
+
+  private alterIsr(r: Replica, newIsr: number[], why: 'expand' | 'shrink'): void {
+    if (r.alterPartitionInFlight) return;
+    r.alterPartitionInFlight = true;
+    this.emit('broker.alter-isr', { topic: r.topic, partition: r.partition, why, isr: r.isr, newIsr });
+    this.toController<AlterPartitionResponse>(
+      {
+        type: 'AlterPartition',
+        brokerId: this.brokerId,
+        brokerEpoch: this.brokerEpoch,
+        topicId: r.topicId,
+        partition: r.partition,
+        leaderEpoch: r.leaderEpoch,
+        partitionEpoch: r.partitionEpoch,
+        newIsr,
+      },
+      (res) => {
+        r.alterPartitionInFlight = false;
+        if (
+          res &&
+          res.errorCode === 0 &&
+          res.leaderEpoch === r.leaderEpoch &&
+          res.partitionEpoch >= r.partitionEpoch
+        ) {
+          r.isr = [...res.isr];
+          r.partitionEpoch = res.partitionEpoch;
+          this.maybeAdvanceHighWatermark(r);
+        }
+      },
+    );
+  }
+
+  // ---- request handling -----------------------------------------------------------------------------------
+
+  protected override onRequest(from: NodeId, payload: unknown, reply: (response: unknown) => void): void {
+    let conn = this.connections.get(from);
+    if (!conn) this.connections.set(from, (conn = { queue: [], busy: false }));
+    conn.queue.push({ payload: payload as BrokerRequest, reply });
+    if (!conn.busy) this.nextOnConnection(conn);
+  }
+
+  /** acks=0 produce requests arrive as one-way messages: processed in order, never answered. */
+  protected override onMessage(from: NodeId, payload: unknown): void {
+    if ((payload as BrokerRequest | undefined)?.type === 'Produce') this.onRequest(from, payload, () => {});
+  }
+
+  private nextOnConnection(conn: Connection): void {
+    const item = conn.queue.shift();
+    if (!item) {
+      conn.busy = false;
+      return;
+    }
+    conn.busy = true;
+    const incarnation = this.incarnation;
+    this.handle(item.payload, (response) => {
+      if (this.incarnation !== incarnation) return;
+      item.reply(response);
+      this.nextOnConnection(conn);
+    });
+  }
+
+  private handle(req: BrokerRequest, done: (response: unknown) => void): void {
+    switch (req.type) {
+      case 'Produce':
+        return this.handleProduce(req, done);
+      case 'Fetch':
+        return this.handleFetch(req, done);
+      case 'Metadata':
+        return done(this.handleMetadata(req));
+      case 'ListOffsets':
+        return done(this.handleListOffsets(req));
+      case 'DescribeConfigs':
+        return done(this.handleDescribeConfigs(req));
+      default:
+        return done({
+          errorCode: Errors.INVALID_REQUEST.code,
+          errorMessage: `unsupported request ${(req as { type: string }).type}`,
+        });
+    }
+  }
+
+  findReplica(topic: string, partition: number): Replica | undefined {
+    const t = this.image.topics[topic];
+    return t ? this.replicas.get(`${t.topicId}:${partition}`) : undefined;
+  }
+
+  private leaderHint(topic: string, partition: number): LeaderHint | undefined {
+    const reg = this.image.topics[topic]?.partitions[partition];
+    return reg && reg.leader >= 0 ? { leaderId: reg.leader, leaderEpoch: reg.leaderEpoch } : undefined;
+  }
+
+  /** The processing delay for `bytes` arriving now: base append latency inflated by load, plus queueing. */
+  private produceDelay(bytes: number): number {
+    const now = this.sim.now;
+    const cap = this.config['kafkasim.broker.network.in.bytes.per.sec'];
+    const decay = Math.exp(-(now - this.inRateAt) / 1000);
+    this.inRate = this.inRate * decay + bytes; // bytes per second, EWMA with a 1 s time constant
+    this.inRateAt = now;
+    const rho = Math.min(0.95, this.inRate / cap);
+    const start = Math.max(now, this.inBusyUntil);
+    this.inBusyUntil = start + (bytes / cap) * 1000;
+    return this.config['kafkasim.broker.append.latency.ms'] / (1 - rho) + (this.inBusyUntil - now);
+  }
+
+  /** Network-in load in bytes/s as the broker sees it (EWMA, 1 s). */
+  get networkInRate(): number {
+    return this.inRate * Math.exp(-(this.sim.now - this.inRateAt) / 1000);
+  }
+
+  private handleProduce(req: ProduceRequest, done: (response: ProduceResponse) => void): void {
+    let bytes = 0;
+    for (const p of req.partitions) bytes += p.batch.bytes;
+    this.schedule(this.produceDelay(bytes), () => this.appendProduce(req, done), 'broker.produce');
+  }
+
+  private appendProduce(req: ProduceRequest, done: (response: ProduceResponse) => void): void {
+    const results: ProducePartitionResponse[] = [];
+    let waiting = 0;
+    let timer: Timer | undefined;
+    let finished = false;
+    const mine: { replica: Replica; waiter: AckWaiter; res: ProducePartitionResponse }[] = [];
+    const finish = () => {
+      if (finished) return;
+      finished = true;
+      timer?.cancel();
+      done({ correlationId: req.correlationId, partitions: results });
+    };
+    for (const p of req.partitions) {
+      const res: ProducePartitionResponse = {
+        topic: p.topic,
+        partition: p.partition,
+        errorCode: 0,
+        baseOffset: -1,
+      };
+      results.push(res);
+      const r = this.findReplica(p.topic, p.partition);
+      if (!this.image.topics[p.topic]) {
+        res.errorCode = Errors.UNKNOWN_TOPIC_OR_PARTITION.code;
+        continue;
+      }
+      if (!r || r.role !== 'leader') {
+        res.errorCode = Errors.NOT_LEADER_OR_FOLLOWER.code;
+        const hint = this.leaderHint(p.topic, p.partition);
+        if (hint) res.currentLeader = hint;
+        continue;
+      }
+      const minIsr = Number(
+        effectiveTopicConfig(this.image, p.topic, 'min.insync.replicas', this.staticConfigs),
+      );
+      if (req.acks === -1 && r.isr.length < minIsr) {
+        res.errorCode = Errors.NOT_ENOUGH_REPLICAS.code;
+        res.errorMessage = `The size of the current ISR ${JSON.stringify(r.isr)} is insufficient to satisfy the min.isr requirement of ${minIsr} for partition ${p.topic}-${p.partition}`;
+        continue;
+      }
+      const outcome = r.log.appendAsLeader(p.batch, r.leaderEpoch, this.sim.now);
+      if (outcome.kind === 'out-of-order') {
+        res.errorCode = Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code;
+        continue;
+      }
+      if (outcome.kind === 'duplicate') {
+        res.baseOffset = outcome.baseOffset;
+        continue;
+      }
+      res.baseOffset = outcome.batch.baseOffset;
+      r.bytesIn += p.batch.bytes;
+      if (this.storageMode === 'shared') {
+        r.log.highWatermark = r.log.logEndOffset; // the WAL write made it durable
+        this.wake(r.key);
+      } else {
+        this.wakeFollowers(r.key);
+        this.maybeAdvanceHighWatermark(r);
+      }
+      if (req.acks === -1 && r.log.highWatermark < r.log.logEndOffset) {
+        waiting++;
+        const waiter: AckWaiter = {
+          requiredOffset: outcome.batch.baseOffset + outcome.batch.count,
+          resolve: (code) => {
+            res.errorCode = code;
+            if (--waiting === 0) finish();
+          },
+        };
+        r.waiters.push(waiter);
+        mine.push({ replica: r, waiter, res });
+      }
+    }
+    if (waiting === 0) return finish();
+    timer = this.schedule(
+      req.timeoutMs,
+      () => {
+        for (const { replica, waiter, res } of mine) {
+          const i = replica.waiters.indexOf(waiter);
+          if (i < 0) continue;
+          replica.waiters.splice(i, 1);
+          res.errorCode = Errors.REQUEST_TIMED_OUT.code;
+        }
+        finish();
+      },
+      'broker.produce-timeout',
+    );
+  }
+
+  private handleFetch(req: FetchRequest, done: (response: FetchResponse) => void): void {
+    const attempt = (final: boolean): FetchResponse | undefined => {
+      const out: FetchPartitionResponse[] = [];
+      let bytes = 0;
+      let hasError = false;
+      for (const p of req.partitions) {
+        const pr = this.fetchPartition(
+          req,
+          p.topic,
+          p.partition,
+          p.fetchOffset,
+          p.lastFetchedEpoch,
+          p.currentLeaderEpoch,
+          p.partitionMaxBytes,
+        );
+        if (pr.errorCode !== 0 || pr.divergingEpoch) hasError = true;
+        for (const b of pr.batches) bytes += b.bytes;
+        out.push(pr);
+      }
+      if (!final && !hasError && bytes < req.minBytes) return undefined;
+      return { partitions: out };
+    };
+    const now = attempt(req.maxWaitMs <= 0);
+    if (now) return this.sendFetch(now, done);
+    const keys = req.partitions.map((p) => {
+      const t = this.image.topics[p.topic];
+      return t ? `${t.topicId}:${p.partition}` : '';
+    });
+    const parked: ParkedFetch = {
+      keys,
+      timer: this.schedule(req.maxWaitMs, () => complete(true), 'broker.fetch-wait'),
+      complete: () => complete(false),
+    };
+    const complete = (final: boolean) => {
+      const res = attempt(final);
+      if (!res) return;
+      parked.timer.cancel();
+      for (const k of keys) this.parked.get(k)?.delete(parked);
+      this.sendFetch(res, done);
+    };
+    for (const k of keys) {
+      let set = this.parked.get(k);
+      if (!set) this.parked.set(k, (set = new Set()));
+      set.add(parked);
+    }
+    // Followers' fetches are answered when data arrives even if min bytes is not reached yet.
+  }
+
+  private sendFetch(res: FetchResponse, done: (r: FetchResponse) => void): void {
+    let bytes = 0;
+    for (const p of res.partitions) for (const b of p.batches) bytes += b.bytes;
+    if (bytes === 0) return done(res);
+    const cap = this.config['kafkasim.broker.network.out.bytes.per.sec'];
+    const start = Math.max(this.sim.now, this.outBusyUntil);
+    this.outBusyUntil = start + (bytes / cap) * 1000;
+    const delay = this.outBusyUntil - this.sim.now;
+    if (delay < 0.001) return done(res);
+    this.schedule(delay, () => done(res), 'broker.fetch-send');
+  }
+
+  /** Wakes parked fetches (consumers and followers) waiting on a partition. */
+  private wake(key: string): void {
+    const set = this.parked.get(key);
+    if (!set || set.size === 0) return;
+    for (const p of [...set]) p.complete();
+  }
+
+  private wakeFollowers(key: string): void {
+    this.wake(key);
+  }
+
+  private fetchPartition(
+    req: FetchRequest,
+    topic: string,
+    partition: number,
+    fetchOffset: number,
+    lastFetchedEpoch: number | undefined,
+    currentLeaderEpoch: number | undefined,
+    maxBytes: number,
+  ): FetchPartitionResponse {
+    const base: FetchPartitionResponse = {
+      topic,
+      partition,
+      errorCode: 0,
+      highWatermark: -1,
+      logStartOffset: -1,
+      batches: [],
+    };
+    if (!this.image.topics[topic]) return { ...base, errorCode: Errors.UNKNOWN_TOPIC_OR_PARTITION.code };
+    const r = this.findReplica(topic, partition);
+    if (!r || r.role !== 'leader') {
+      const hint = this.leaderHint(topic, partition);
+      return hint
+        ? { ...base, errorCode: Errors.NOT_LEADER_OR_FOLLOWER.code, currentLeader: hint }
+        : { ...base, errorCode: Errors.NOT_LEADER_OR_FOLLOWER.code };
+    }
+    if (currentLeaderEpoch !== undefined && currentLeaderEpoch >= 0) {
+      if (currentLeaderEpoch < r.leaderEpoch) return { ...base, errorCode: Errors.FENCED_LEADER_EPOCH.code };
+      if (currentLeaderEpoch > r.leaderEpoch) return { ...base, errorCode: Errors.UNKNOWN_LEADER_EPOCH.code };
+    }
+    const log = r.log;
+    const isFollower = req.replicaId >= 0;
+    if (isFollower && lastFetchedEpoch !== undefined && lastFetchedEpoch >= 0) {
+      const end = log.endOffsetForEpoch(lastFetchedEpoch);
+      if (end.epoch !== lastFetchedEpoch || end.endOffset < fetchOffset) {
+        return {
+          ...base,
+          highWatermark: log.highWatermark,
+          logStartOffset: log.logStartOffset,
+          divergingEpoch: end,
+        };
+      }
+    }
+    if (fetchOffset > log.logEndOffset || fetchOffset < log.logStartOffset) {
+      return {
+        ...base,
+        errorCode: Errors.OFFSET_OUT_OF_RANGE.code,
+        highWatermark: log.highWatermark,
+        logStartOffset: log.logStartOffset,
+      };
+    }
+    if (isFollower) this.onFollowerFetch(r, req.replicaId, fetchOffset);
+    const limit = isFollower ? log.logEndOffset : log.highWatermark;
+    const batches: RecordBatch[] = log.read(fetchOffset, limit, maxBytes);
+    for (const b of batches) r.bytesOut += b.bytes;
+    return { ...base, highWatermark: log.highWatermark, logStartOffset: log.logStartOffset, batches };
+  }
+
+  private handleMetadata(req: MetadataRequest): MetadataResponse {
+    const img = this.image;
+    const brokers = Object.values(img.brokers)
+      .filter((b) => !b.fenced)
+      .map((b) => ({ brokerId: b.brokerId, host: b.host, port: b.port, rack: b.rack ?? null }))
+      .sort((a, b) => a.brokerId - b.brokerId);
+    const names = req.topics ?? Object.keys(img.topics).sort();
+    const topics = names.map((name) => {
+      const t = img.topics[name];
+      if (!t)
+        return { name, topicId: null, errorCode: Errors.UNKNOWN_TOPIC_OR_PARTITION.code, partitions: [] };
+      return {
+        name,
+        topicId: t.topicId,
+        errorCode: 0,
+        partitions: t.partitions.map((reg, p) => ({
+          partition: p,
+          errorCode: reg.leader < 0 ? Errors.LEADER_NOT_AVAILABLE.code : 0,
+          leader: reg.leader,
+          leaderEpoch: reg.leaderEpoch,
+          replicas: [...reg.replicas],
+          isr: [...reg.isr],
+        })),
+      };
+    });
+    return { brokers, controllerId: -1, topics, metadataOffset: img.offset };
+  }
+
+  private handleListOffsets(req: ListOffsetsRequest): ListOffsetsResponse {
+    return {
+      partitions: req.partitions.map(({ topic, partition, timestamp }) => {
+        const r = this.findReplica(topic, partition);
+        if (!this.image.topics[topic])
+          return {
+            topic,
+            partition,
+            errorCode: Errors.UNKNOWN_TOPIC_OR_PARTITION.code,
+            offset: -1,
+            leaderEpoch: -1,
+          };
+        if (!r || r.role !== 'leader')
+          return {
+            topic,
+            partition,
+            errorCode: Errors.NOT_LEADER_OR_FOLLOWER.code,
+            offset: -1,
+            leaderEpoch: -1,
+          };
+        const offset = timestamp === -2 ? r.log.logStartOffset : r.log.highWatermark;
+        return { topic, partition, errorCode: 0, offset, leaderEpoch: r.leaderEpoch };
+      }),
+    };
+  }
+
+  private handleDescribeConfigs(req: DescribeConfigsRequest): DescribeConfigsResponse {
+    return {
+      resources: req.resources.map((res) => {
+        if (res.resourceType === 'TOPIC') {
+          if (!this.image.topics[res.resourceName]) {
+            return {
+              ...res,
+              errorCode: Errors.UNKNOWN_TOPIC_OR_PARTITION.code,
+              errorMessage: `Topic '${res.resourceName}' does not exist.`,
+              configs: [],
+            };
+          }
+          const configs = describeTopicConfigs(this.image, res.resourceName, this.staticConfigs).map((c) => ({
+            ...c,
+            isDefault: c.source === 'DEFAULT_CONFIG',
+          }));
+          return { ...res, errorCode: 0, configs };
+        }
+        const overrides = this.image.configs.broker[res.resourceName] ?? {};
+        const configs = Object.entries({ ...this.staticConfigs, ...overrides })
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([name, value]) => ({
+            name,
+            value,
+            source: (name in overrides ? 'DYNAMIC_BROKER_CONFIG' : 'STATIC_BROKER_CONFIG') as
+              | 'DYNAMIC_BROKER_CONFIG'
+              | 'STATIC_BROKER_CONFIG',
+            isDefault: false,
+          }));
+        return { ...res, errorCode: 0, configs };
+      }),
+    };
+  }
+
+  // ---- lifecycle helpers -----------------------------------------------------------------------------------
+
+  /** Partitions this broker currently leads and serves. */
+  leaderReplicas(): Replica[] {
+    return [...this.replicas.values()].filter((r) => r.role === 'leader');
+  }
+}
+
+export type { RequestOutcome };

@@ -1,0 +1,304 @@
+// A consumer client in assign mode (groups arrive with the group model): it fetches from each partition's
+// leader, one fetch in flight per broker as the Java fetcher does, follows leader changes through metadata,
+// resets positions with auto.offset.reset (ListOffsets at the moment of the reset), and hands the application
+// whole batches (trimmed to the position), never one event per record.
+import { type NodeId, SimNode, type Simulation } from '../../src/sim/index.ts';
+import type { FetchRequest, FetchResponse, ListOffsetsResponse, MetadataResponse } from '../broker/api.ts';
+import { brokerNodeId } from '../broker/broker.ts';
+import { Errors, errorByCode } from '../protocol/index.ts';
+import { lastOffsetOf, type RecordBatch } from '../storage/index.ts';
+import {
+  type ClientFlavour,
+  type ConsumerConfig,
+  type ConsumerConfigInput,
+  consumerConfig,
+} from './config.ts';
+import { MetadataCache } from './metadata-cache.ts';
+
+export interface TopicPartitionRef {
+  topic: string;
+  partition: number;
+}
+
+/** What the application receives: batches of one partition, and how many of their records are new. */
+export interface ConsumedBatches {
+  topic: string;
+  partition: number;
+  batches: readonly RecordBatch[];
+  /** First offset delivered (the position before this delivery). */
+  fromOffset: number;
+  /** Records delivered (batches are trimmed to the position). */
+  records: number;
+  bytes: number;
+  highWatermark: number;
+}
+
+export interface ConsumerOptions {
+  flavour?: ClientFlavour;
+  config?: ConsumerConfigInput;
+  bootstrap: NodeId[];
+}
+
+interface PartitionState {
+  topic: string;
+  partition: number;
+  /** Next offset to fetch; undefined until reset. */
+  position: number | undefined;
+  highWatermark: number;
+  resetting: boolean;
+}
+
+export class Consumer extends SimNode {
+  readonly flavour: ClientFlavour;
+  readonly config: ConsumerConfig;
+  readonly metadata: MetadataCache;
+  recordsConsumed = 0;
+  bytesConsumed = 0;
+  readonly errorCounts: Partial<Record<string, number>> = {};
+  private assignment = new Map<string, PartitionState>();
+  private fetching = new Set<number>();
+  private metadataInFlight = false;
+  private readonly listeners: ((c: ConsumedBatches) => void)[] = [];
+  private fetchLoopScheduled = false;
+
+  constructor(sim: Simulation, id: NodeId, options: ConsumerOptions) {
+    super(sim, id);
+    this.flavour = options.flavour ?? 'java';
+    this.config = consumerConfig(this.flavour, options.config);
+    this.metadata = new MetadataCache(options.bootstrap);
+  }
+
+  protected override onStart(): void {
+    this.fetching = new Set();
+    this.metadataInFlight = false;
+    this.fetchLoopScheduled = false;
+    // Positions are volatile: after a restart they come from auto.offset.reset (or committed offsets, with groups).
+    for (const st of this.assignment.values()) {
+      st.position = undefined;
+      st.resetting = false;
+    }
+    this.refreshMetadata();
+    this.every(this.config['metadata.max.age.ms'], () => this.refreshMetadata(), 'consumer.metadata-max-age');
+  }
+
+  onRecords(listener: (c: ConsumedBatches) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Replaces the assignment (assign mode). Positions of kept partitions are kept. */
+  assign(partitions: readonly TopicPartitionRef[]): void {
+    const next = new Map<string, PartitionState>();
+    for (const tp of partitions) {
+      const key = `${tp.topic}-${tp.partition}`;
+      next.set(
+        key,
+        this.assignment.get(key) ?? { ...tp, position: undefined, highWatermark: -1, resetting: false },
+      );
+    }
+    this.assignment = next;
+    this.kick();
+  }
+
+  assignedPartitions(): TopicPartitionRef[] {
+    return [...this.assignment.values()].map(({ topic, partition }) => ({ topic, partition }));
+  }
+
+  seek(tp: TopicPartitionRef, offset: number): void {
+    const st = this.assignment.get(`${tp.topic}-${tp.partition}`);
+    if (!st) throw new Error(`seek: ${tp.topic}-${tp.partition} is not assigned`);
+    st.position = offset;
+    this.kick();
+  }
+
+  position(tp: TopicPartitionRef): number | undefined {
+    return this.assignment.get(`${tp.topic}-${tp.partition}`)?.position;
+  }
+
+  /** The lag the consumer knows of: high watermark − position, summed over its partitions. */
+  get lag(): number {
+    let lag = 0;
+    for (const st of this.assignment.values())
+      if (st.position !== undefined && st.highWatermark >= 0)
+        lag += Math.max(0, st.highWatermark - st.position);
+    return lag;
+  }
+
+  refreshMetadata(): void {
+    if (this.metadataInFlight) return;
+    this.metadataInFlight = true;
+    this.request<MetadataResponse>(
+      this.metadata.pickNode(this.random('metadata')),
+      { type: 'Metadata', topics: null },
+      (o) => {
+        this.metadataInFlight = false;
+        if (o.ok) this.metadata.update(o.response, this.sim.now);
+        else
+          this.schedule(
+            this.config['retry.backoff.ms'],
+            () => this.refreshMetadata(),
+            'consumer.metadata-retry',
+          );
+        this.kick();
+      },
+      this.config['request.timeout.ms'],
+    );
+  }
+
+  private kick(): void {
+    if (this.fetchLoopScheduled || !this.up) return;
+    this.fetchLoopScheduled = true;
+    this.schedule(
+      0,
+      () => {
+        this.fetchLoopScheduled = false;
+        this.pump();
+      },
+      'consumer.pump',
+    );
+  }
+
+  private pump(): void {
+    const byLeader = new Map<number, PartitionState[]>();
+    let needMetadata = false;
+    for (const st of this.assignment.values()) {
+      const leader = this.metadata.leader(st.topic, st.partition)?.leader ?? -1;
+      if (leader < 0) {
+        needMetadata = true;
+        continue;
+      }
+      if (st.position === undefined) {
+        if (!st.resetting) this.resetOffset(st, leader);
+        continue;
+      }
+      let list = byLeader.get(leader);
+      if (!list) byLeader.set(leader, (list = []));
+      list.push(st);
+    }
+    for (const [leader, parts] of byLeader) if (!this.fetching.has(leader)) this.fetchFrom(leader, parts);
+    if (needMetadata) {
+      this.refreshMetadata();
+      this.schedule(this.config['retry.backoff.ms'], () => this.kick(), 'consumer.wait-leader');
+    }
+  }
+
+  private resetOffset(st: PartitionState, leader: number): void {
+    const reset = this.config['auto.offset.reset'];
+    if (reset === 'none') {
+      this.errorCounts.NoOffsetForPartition = (this.errorCounts.NoOffsetForPartition ?? 0) + 1;
+      return;
+    }
+    st.resetting = true;
+    this.request<ListOffsetsResponse>(
+      brokerNodeId(leader),
+      {
+        type: 'ListOffsets',
+        partitions: [{ topic: st.topic, partition: st.partition, timestamp: reset === 'earliest' ? -2 : -1 }],
+      },
+      (o) => {
+        st.resetting = false;
+        const r = o.ok ? o.response.partitions[0] : undefined;
+        if (r && r.errorCode === 0) {
+          st.position = r.offset;
+          this.emit('consumer.reset', {
+            topic: st.topic,
+            partition: st.partition,
+            strategy: reset,
+            offset: r.offset,
+          });
+        } else {
+          if (r) this.countError(r.errorCode);
+          this.refreshMetadata();
+        }
+        this.schedule(
+          r && r.errorCode === 0 ? 0 : this.config['retry.backoff.ms'],
+          () => this.kick(),
+          'consumer.after-reset',
+        );
+      },
+      this.config['request.timeout.ms'],
+    );
+  }
+
+  private countError(code: number): void {
+    const name = errorByCode(code).name;
+    this.errorCounts[name] = (this.errorCounts[name] ?? 0) + 1;
+  }
+
+  private fetchFrom(leader: number, parts: PartitionState[]): void {
+    this.fetching.add(leader);
+    const req: FetchRequest = {
+      type: 'Fetch',
+      replicaId: -1,
+      maxWaitMs: this.config['fetch.max.wait.ms'],
+      minBytes: this.config['fetch.min.bytes'],
+      maxBytes: this.config['fetch.max.bytes'],
+      partitions: parts.map((st) => ({
+        topic: st.topic,
+        partition: st.partition,
+        fetchOffset: st.position!,
+        partitionMaxBytes: this.config['max.partition.fetch.bytes'],
+      })),
+    };
+    this.request<FetchResponse>(
+      brokerNodeId(leader),
+      req,
+      (o) => {
+        this.fetching.delete(leader);
+        if (!o.ok) {
+          this.refreshMetadata();
+          this.schedule(this.config['retry.backoff.ms'], () => this.kick(), 'consumer.fetch-retry');
+          return;
+        }
+        let retry = false;
+        for (const pr of o.response.partitions) {
+          const st = this.assignment.get(`${pr.topic}-${pr.partition}`);
+          if (!st || st.position === undefined) continue;
+          if (pr.errorCode !== 0) {
+            this.countError(pr.errorCode);
+            if (pr.errorCode === Errors.OFFSET_OUT_OF_RANGE.code) st.position = undefined;
+            else if (pr.currentLeader) this.metadata.hint(pr.topic, pr.partition, pr.currentLeader);
+            else this.metadata.invalidate(pr.topic, pr.partition);
+            retry = true;
+            continue;
+          }
+          st.highWatermark = pr.highWatermark;
+          this.hand(st, pr.batches, pr.highWatermark);
+        }
+        if (retry) {
+          this.refreshMetadata();
+          this.schedule(this.config['retry.backoff.ms'], () => this.kick(), 'consumer.fetch-retry');
+        } else this.kick();
+      },
+      this.config['request.timeout.ms'] + this.config['fetch.max.wait.ms'],
+    );
+  }
+
+  private hand(st: PartitionState, batches: readonly RecordBatch[], highWatermark: number): void {
+    if (batches.length === 0) return;
+    const from = st.position!;
+    let records = 0;
+    let bytes = 0;
+    for (const b of batches) {
+      const skip = Math.max(0, from - b.baseOffset);
+      const n = b.count - skip;
+      if (n <= 0) continue;
+      records += n;
+      bytes += b.bytes * (n / b.count);
+    }
+    const last = batches[batches.length - 1]!;
+    st.position = Math.max(from, lastOffsetOf(last) + 1);
+    if (records === 0) return;
+    this.recordsConsumed += records;
+    this.bytesConsumed += bytes;
+    const c: ConsumedBatches = {
+      topic: st.topic,
+      partition: st.partition,
+      batches,
+      fromOffset: from,
+      records,
+      bytes,
+      highWatermark,
+    };
+    for (const l of this.listeners) l(c);
+  }
+}

@@ -1,0 +1,595 @@
+// A producer client, Java or librdkafka flavoured: partitions records (explicit, murmur2 or CRC32 on keys,
+// sticky for keyless), accumulates them into batches (batch.size, linger.ms), sends one Produce request per
+// leader broker with up to max.in.flight requests outstanding, retries with exponential backoff, refreshes
+// metadata on NOT_LEADER_OR_FOLLOWER (and follows KIP-951 leader hints), expires batches after
+// delivery.timeout.ms, and with idempotence numbers batches so that a retry is never appended twice.
+//
+// Records are appended by function calls, not events: a workload can add thousands of records in one event, and
+// the producer only schedules events to send. Record identity is kept as runs of the producer's record indices.
+import { type NodeId, SimNode, type Simulation, type Timer } from '../../src/sim/index.ts';
+import type {
+  MetadataResponse,
+  ProducePartitionResponse,
+  ProduceRequest,
+  ProduceResponse,
+} from '../broker/api.ts';
+import { brokerNodeId } from '../broker/broker.ts';
+import { type ErrorName, Errors, errorByCode } from '../protocol/index.ts';
+import type { ProducerBatchData, RecordData, RecordRun } from '../storage/index.ts';
+import {
+  type ClientFlavour,
+  type ProducerConfig,
+  type ProducerConfigInput,
+  producerConfig,
+} from './config.ts';
+import { MetadataCache } from './metadata-cache.ts';
+import { javaKeyPartition, librdkafkaConsistentPartition } from './partitioners.ts';
+
+/** Record batch header size in bytes (Kafka's v2 RecordBatch header). */
+const BATCH_OVERHEAD = 61;
+/** Approximate per-record framing (length, attributes, deltas, header count varints). */
+const RECORD_OVERHEAD = 8;
+/** Java's max.request.size. */
+const MAX_REQUEST_SIZE = 1_048_576;
+
+const utf8 = new TextEncoder();
+
+export interface SendRecord {
+  topic: string;
+  partition?: number;
+  key?: string | null;
+  value?: string | null;
+  /** Size of the value in bytes when `value` is not given. */
+  valueBytes?: number;
+}
+
+export interface DeliveryResult {
+  topic: string;
+  partition: number;
+  /** Offset of the batch's first record, -1 for acks=0 or a failure. */
+  baseOffset: number;
+  count: number;
+  runs: readonly RecordRun[];
+  /** Virtual time the result came back. */
+  time: number;
+  error?: ErrorName | 'DELIVERY_TIMEOUT';
+}
+
+export type ProducerEvent =
+  | {
+      type: 'retry';
+      clientId: string;
+      correlationId: number;
+      topic: string;
+      partition: number;
+      attemptsLeft: number;
+      error: ErrorName;
+      invalidMetadata: boolean;
+      errorMessage: string | undefined;
+    }
+  | { type: 'metadata'; brokerNode: NodeId; topics: number }
+  | { type: 'failed'; topic: string; partition: number; count: number; error: string };
+
+class Batch {
+  count = 0;
+  bytes = BATCH_OVERHEAD;
+  readonly runs: RecordRun[] = [];
+  records: RecordData[] | undefined;
+  callbacks: ((r: DeliveryResult) => void)[] | undefined;
+  attempts = 0;
+  baseSequence = -1;
+  retryAt = 0;
+  inFlight = false;
+  closed = false;
+  wire: ProducerBatchData | undefined;
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+    readonly createdAt: number,
+  ) {}
+}
+
+export interface ProducerOptions {
+  flavour?: ClientFlavour;
+  config?: ProducerConfigInput;
+  /** Broker node ids to bootstrap from. */
+  bootstrap: NodeId[];
+  /** Carry record keys and values in batches (needed by consumers that read content). Default true. */
+  keepContent?: boolean;
+}
+
+let nextProducerId = 1000;
+
+export class Producer extends SimNode {
+  readonly flavour: ClientFlavour;
+  readonly config: ProducerConfig;
+  readonly keepContent: boolean;
+  readonly metadata: MetadataCache;
+  producerId = -1;
+  producerEpoch = 0;
+  /** Records handed to send() so far (the next record index). */
+  recordsSent = 0;
+  recordsAcked = 0;
+  recordsFailed = 0;
+  readonly errorCounts: Partial<Record<string, number>> = {};
+  private readonly deques = new Map<string, Batch[]>();
+  private readonly waitingForMetadata: {
+    rec: SendRecord;
+    index: number;
+    cb?: (r: DeliveryResult) => void;
+  }[] = [];
+  private readonly inFlightPerBroker = new Map<number, number>();
+  private readonly sequences = new Map<string, number>();
+  private readonly sticky = new Map<string, { partition: number; bytes: number; since: number }>();
+  private readonly listeners: ((r: DeliveryResult) => void)[] = [];
+  private readonly eventListeners: ((e: ProducerEvent) => void)[] = [];
+  private drainTimer: Timer | undefined;
+  private metadataInFlight = false;
+  private correlationId = 0;
+  private closing = false;
+
+  constructor(sim: Simulation, id: NodeId, options: ProducerOptions) {
+    super(sim, id);
+    this.flavour = options.flavour ?? 'java';
+    this.config = producerConfig(this.flavour, options.config);
+    this.keepContent = options.keepContent ?? true;
+    this.metadata = new MetadataCache(options.bootstrap);
+  }
+
+  protected override onStart(): void {
+    if (this.config['enable.idempotence']) {
+      this.producerId = nextProducerId++;
+      this.producerEpoch = 0;
+    }
+    this.refreshMetadata();
+    this.every(this.config['metadata.max.age.ms'], () => this.refreshMetadata(), 'producer.metadata-max-age');
+  }
+
+  /** Called with every batch result (success or failure). */
+  onDelivery(listener: (r: DeliveryResult) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Called with retries, metadata refreshes and failures (what the real client logs). */
+  onEvent(listener: (e: ProducerEvent) => void): void {
+    this.eventListeners.push(listener);
+  }
+
+  private emitEvent(e: ProducerEvent): void {
+    for (const l of this.eventListeners) l(e);
+  }
+
+  /** Records accepted but not yet acknowledged or failed. */
+  get pendingRecords(): number {
+    return this.recordsSent - this.recordsAcked - this.recordsFailed;
+  }
+
+  /** Sends one record; returns its record index. */
+  send(rec: SendRecord, cb?: (r: DeliveryResult) => void): number {
+    const index = this.recordsSent++;
+    if (!this.metadata.hasTopic(rec.topic)) {
+      this.waitingForMetadata.push(cb ? { rec, index, cb } : { rec, index });
+      this.refreshMetadata();
+      return index;
+    }
+    this.append(rec, index, 1, cb);
+    return index;
+  }
+
+  /** Sends `count` keyless records of `valueBytes` each to `topic` (as a perf test does); returns the first index. */
+  sendMany(topic: string, count: number, valueBytes: number, partition?: number): number {
+    const first = this.recordsSent;
+    if (!this.metadata.hasTopic(topic)) {
+      for (let i = 0; i < count; i++)
+        this.send({ topic, valueBytes, ...(partition !== undefined ? { partition } : {}) });
+      return first;
+    }
+    let left = count;
+    while (left > 0) {
+      const p = partition ?? this.stickyPartition(topic);
+      const batch = this.openBatch(topic, p);
+      const recordBytes = valueBytes + RECORD_OVERHEAD;
+      const room = Math.max(1, Math.floor((this.config['batch.size'] - batch.bytes) / recordBytes));
+      const n = Math.min(left, batch.count === 0 ? Math.max(1, room) : room);
+      if (batch.count > 0 && batch.bytes + recordBytes > this.config['batch.size']) {
+        batch.closed = true;
+        continue;
+      }
+      this.addRun(batch, this.recordsSent, n, n * recordBytes);
+      this.recordsSent += n;
+      left -= n;
+      if (partition === undefined) this.noteSticky(topic, n * recordBytes);
+      if (batch.bytes + recordBytes > this.config['batch.size']) batch.closed = true;
+    }
+    this.wakeSender();
+    return first;
+  }
+
+  private choosePartition(rec: SendRecord): number {
+    const n = this.metadata.partitionCount(rec.topic)!;
+    if (rec.partition !== undefined) return rec.partition;
+    if (rec.key !== undefined && rec.key !== null) {
+      const bytes = utf8.encode(rec.key);
+      return this.config.partitioner === 'murmur2_random'
+        ? javaKeyPartition(bytes, n)
+        : librdkafkaConsistentPartition(bytes, n);
+    }
+    return this.stickyPartition(rec.topic);
+  }
+
+  /** KIP-794 / librdkafka sticky partitioning for keyless records. */
+  private stickyPartition(topic: string): number {
+    const s = this.sticky.get(topic);
+    const lingerSwitch = this.config['sticky.partitioning.linger.ms'];
+    const expired =
+      !s ||
+      (lingerSwitch > 0 ? this.sim.now - s.since >= lingerSwitch : s.bytes >= this.config['batch.size']) ||
+      (this.metadata.leader(topic, s.partition)?.leader ?? -1) < 0;
+    if (!expired) return s.partition;
+    const available = this.metadata.availablePartitions(topic);
+    const all = this.metadata.partitionCount(topic) ?? 1;
+    const candidates = available.length > 0 ? available : [...Array(all).keys()];
+    const others = s && candidates.length > 1 ? candidates.filter((p) => p !== s.partition) : candidates;
+    const partition = this.random('partitioner').pick(others);
+    this.sticky.set(topic, { partition, bytes: 0, since: this.sim.now });
+    return partition;
+  }
+
+  private noteSticky(topic: string, bytes: number): void {
+    const s = this.sticky.get(topic);
+    if (s) s.bytes += bytes;
+  }
+
+  private append(rec: SendRecord, index: number, count: number, cb?: (r: DeliveryResult) => void): void {
+    const partition = this.choosePartition(rec);
+    const n = this.metadata.partitionCount(rec.topic) ?? 0;
+    if (partition < 0 || partition >= n) {
+      this.recordsFailed += count;
+      const result: DeliveryResult = {
+        topic: rec.topic,
+        partition,
+        baseOffset: -1,
+        count,
+        runs: [{ index, count, time: this.sim.now }],
+        time: this.sim.now,
+        error: 'UNKNOWN_TOPIC_OR_PARTITION',
+      };
+      cb?.(result);
+      for (const l of this.listeners) l(result);
+      return;
+    }
+    const keyBytes = rec.key ? utf8.encode(rec.key).length : 0;
+    const valueBytes = rec.value != null ? utf8.encode(rec.value).length : (rec.valueBytes ?? 0);
+    const size = keyBytes + valueBytes + RECORD_OVERHEAD;
+    let batch = this.openBatch(rec.topic, partition);
+    if (batch.count > 0 && batch.bytes + size > this.config['batch.size']) {
+      batch.closed = true;
+      batch = this.openBatch(rec.topic, partition);
+    }
+    this.addRun(batch, index, 1, size);
+    if (this.keepContent && (rec.key != null || rec.value != null)) {
+      batch.records ??= [];
+      // Batches either carry content for all records or none.
+      while (batch.records.length < batch.count - 1) batch.records.push({ key: null, value: null });
+      batch.records.push({ key: rec.key ?? null, value: rec.value ?? null });
+    }
+    if (cb) (batch.callbacks ??= []).push(cb);
+    if (rec.partition === undefined && (rec.key === undefined || rec.key === null))
+      this.noteSticky(rec.topic, size);
+    if (batch.bytes >= this.config['batch.size']) batch.closed = true;
+    this.wakeSender();
+  }
+
+  private openBatch(topic: string, partition: number): Batch {
+    const key = `${topic}-${partition}`;
+    let deque = this.deques.get(key);
+    if (!deque) this.deques.set(key, (deque = []));
+    const last = deque[deque.length - 1];
+    if (last && !last.closed && !last.inFlight && last.attempts === 0) return last;
+    const b = new Batch(topic, partition, this.sim.now);
+    deque.push(b);
+    return b;
+  }
+
+  private addRun(batch: Batch, index: number, count: number, bytes: number): void {
+    const last = batch.runs[batch.runs.length - 1];
+    if (last && last.index + last.count === index && last.time === this.sim.now) {
+      batch.runs[batch.runs.length - 1] = { index: last.index, count: last.count + count, time: last.time };
+    } else {
+      batch.runs.push({ index, count, time: this.sim.now });
+    }
+    batch.count += count;
+    batch.bytes += bytes;
+  }
+
+  // ---- metadata --------------------------------------------------------------------------------------------
+
+  refreshMetadata(): void {
+    if (this.metadataInFlight) return;
+    this.metadataInFlight = true;
+    const node = this.metadata.pickNode(this.random('metadata'));
+    this.request<MetadataResponse>(
+      node,
+      { type: 'Metadata', topics: null },
+      (o) => {
+        this.metadataInFlight = false;
+        if (!o.ok) {
+          this.schedule(
+            this.config['retry.backoff.ms'],
+            () => this.refreshMetadata(),
+            'producer.metadata-retry',
+          );
+          return;
+        }
+        this.metadata.update(o.response, this.sim.now);
+        this.emitEvent({ type: 'metadata', brokerNode: node, topics: o.response.topics.length });
+        const waiting = this.waitingForMetadata.splice(0);
+        for (const w of waiting) {
+          if (this.metadata.hasTopic(w.rec.topic)) this.append(w.rec, w.index, 1, w.cb);
+          else this.waitingForMetadata.push(w);
+        }
+        if (this.waitingForMetadata.length > 0) {
+          this.schedule(
+            this.config['retry.backoff.ms'],
+            () => this.refreshMetadata(),
+            'producer.metadata-retry',
+          );
+        }
+        this.wakeSender();
+      },
+      this.config['request.timeout.ms'],
+    );
+  }
+
+  // ---- sender ----------------------------------------------------------------------------------------------
+
+  /** Schedules a sender pass at the current time (at most one pending). */
+  private wakeSender(at = this.sim.now): void {
+    if (this.drainTimer?.pending && this.drainTimer.time <= at) return;
+    this.drainTimer?.cancel();
+    this.drainTimer = this.schedule(Math.max(0, at - this.sim.now), () => this.drain(), 'producer.drain');
+  }
+
+  private drain(): void {
+    const now = this.sim.now;
+    const linger = this.config['linger.ms'];
+    const maxInFlight = this.config['max.in.flight.requests.per.connection'];
+    const byBroker = new Map<number, Batch[]>();
+    let nextWake = Number.POSITIVE_INFINITY;
+    let needMetadata = false;
+    for (const deque of this.deques.values()) {
+      this.expire(deque, now);
+      const b = deque.find((x) => !x.inFlight);
+      if (!b) continue;
+      if (
+        this.config['enable.idempotence'] &&
+        deque.indexOf(b) > 0 &&
+        deque[0]!.attempts > 0 &&
+        !deque[0]!.inFlight
+      )
+        continue;
+      const ready = b.closed || b.attempts > 0 || now - b.createdAt >= linger || this.closing;
+      if (!ready) {
+        nextWake = Math.min(nextWake, b.createdAt + linger);
+        continue;
+      }
+      if (b.retryAt > now) {
+        nextWake = Math.min(nextWake, b.retryAt);
+        continue;
+      }
+      const leader = this.metadata.leader(b.topic, b.partition)?.leader ?? -1;
+      if (leader < 0) {
+        needMetadata = true;
+        nextWake = Math.min(nextWake, now + this.config['retry.backoff.ms']);
+        continue;
+      }
+      let list = byBroker.get(leader);
+      if (!list) byBroker.set(leader, (list = []));
+      list.push(b);
+    }
+    for (const [broker, batches] of byBroker) {
+      if ((this.inFlightPerBroker.get(broker) ?? 0) >= maxInFlight) continue;
+      let size = 0;
+      const chosen: Batch[] = [];
+      for (const b of batches) {
+        if (chosen.length > 0 && size + b.bytes > MAX_REQUEST_SIZE) break;
+        chosen.push(b);
+        size += b.bytes;
+      }
+      this.sendProduce(broker, chosen);
+    }
+    if (needMetadata) this.refreshMetadata();
+    if (nextWake < Number.POSITIVE_INFINITY) this.wakeSender(nextWake);
+  }
+
+  private expire(deque: Batch[], now: number): void {
+    const timeout = this.config['delivery.timeout.ms'];
+    while (deque.length > 0) {
+      const b = deque[0]!;
+      if (b.inFlight || now - b.createdAt < timeout) return;
+      deque.shift();
+      this.complete(b, -1, 'DELIVERY_TIMEOUT');
+    }
+  }
+
+  private sendProduce(broker: number, batches: Batch[]): void {
+    const correlationId = this.correlationId++;
+    const idempotent = this.config['enable.idempotence'];
+    for (const b of batches) {
+      b.closed = true;
+      b.inFlight = true;
+      b.attempts++;
+      if (idempotent && b.baseSequence < 0) {
+        const key = `${b.topic}-${b.partition}`;
+        const seq = this.sequences.get(key) ?? 0;
+        b.baseSequence = seq;
+        this.sequences.set(key, seq + b.count);
+      }
+    }
+    const req: ProduceRequest = {
+      type: 'Produce',
+      acks: this.config.acks,
+      timeoutMs: this.config['request.timeout.ms'],
+      clientId: this.config['client.id'],
+      correlationId,
+      partitions: batches.map((b) => ({
+        topic: b.topic,
+        partition: b.partition,
+        batch: this.wireBatch(b, idempotent),
+      })),
+    };
+    if (this.config.acks === 0) {
+      this.sendMessage(brokerNodeId(broker), req);
+      for (const b of batches) {
+        this.removeBatch(b);
+        this.complete(b, -1, undefined);
+      }
+      this.wakeSender();
+      return;
+    }
+    this.inFlightPerBroker.set(broker, (this.inFlightPerBroker.get(broker) ?? 0) + 1);
+    this.request<ProduceResponse>(
+      brokerNodeId(broker),
+      req,
+      (o) => {
+        this.inFlightPerBroker.set(broker, (this.inFlightPerBroker.get(broker) ?? 1) - 1);
+        if (!o.ok) {
+          const error: ErrorName = o.error === 'timeout' ? 'REQUEST_TIMED_OUT' : 'NETWORK_EXCEPTION';
+          for (const b of batches) this.handleError(b, correlationId, error, undefined, true);
+          this.refreshMetadata();
+        } else {
+          const byTp = new Map(o.response.partitions.map((p) => [`${p.topic}-${p.partition}`, p]));
+          for (const b of batches)
+            this.handlePartitionResponse(b, correlationId, byTp.get(`${b.topic}-${b.partition}`));
+        }
+        this.wakeSender();
+      },
+      this.config['request.timeout.ms'] + 1000,
+    );
+  }
+
+  /** The batch as sent; built once (a retry resends the same data with the same sequence). */
+  private wireBatch(b: Batch, idempotent: boolean): ProducerBatchData {
+    b.wire ??= {
+      count: b.count,
+      bytes: b.bytes,
+      producerId: idempotent ? this.producerId : -1,
+      producerEpoch: idempotent ? this.producerEpoch : -1,
+      baseSequence: idempotent ? b.baseSequence : -1,
+      origin: this.id,
+      // A batch is closed once sent, so its runs and records no longer change and can be shared.
+      runs: b.runs,
+      records: b.records,
+    };
+    return b.wire;
+  }
+
+  private handlePartitionResponse(
+    b: Batch,
+    correlationId: number,
+    res: ProducePartitionResponse | undefined,
+  ): void {
+    if (!res) return this.handleError(b, correlationId, 'UNKNOWN_SERVER_ERROR', undefined, false);
+    if (res.errorCode === 0) {
+      this.removeBatch(b);
+      this.complete(b, res.baseOffset, undefined);
+      return;
+    }
+    const entry = errorByCode(res.errorCode);
+    if (res.currentLeader) this.metadata.hint(b.topic, b.partition, res.currentLeader);
+    else if (entry.invalidMetadata) this.metadata.invalidate(b.topic, b.partition);
+    this.handleError(b, correlationId, entry.name, res.errorMessage, entry.invalidMetadata);
+  }
+
+  private handleError(
+    b: Batch,
+    correlationId: number,
+    error: ErrorName,
+    message: string | undefined,
+    invalidMetadata: boolean,
+  ): void {
+    b.inFlight = false;
+    this.errorCounts[error] = (this.errorCounts[error] ?? 0) + 1;
+    const entry = Errors[error];
+    const idempotentReorder =
+      error === 'OUT_OF_ORDER_SEQUENCE_NUMBER' &&
+      this.config['enable.idempotence'] &&
+      this.hasEarlierUnacked(b);
+    const retriable = entry.retriable || error === 'NETWORK_EXCEPTION' || idempotentReorder;
+    const attemptsLeft = this.config.retries - b.attempts;
+    const timedOut = this.sim.now - b.createdAt >= this.config['delivery.timeout.ms'];
+    if (retriable && attemptsLeft >= 0 && !timedOut) {
+      this.emitEvent({
+        type: 'retry',
+        clientId: this.config['client.id'],
+        correlationId,
+        topic: b.topic,
+        partition: b.partition,
+        attemptsLeft,
+        error,
+        invalidMetadata: invalidMetadata || entry.invalidMetadata,
+        errorMessage: message,
+      });
+      const backoff = Math.min(
+        this.config['retry.backoff.max.ms'],
+        this.config['retry.backoff.ms'] * 2 ** Math.max(0, b.attempts - 1),
+      );
+      b.retryAt = this.sim.now + this.random('backoff').jitter(backoff, 0.2);
+      if (invalidMetadata || entry.invalidMetadata) this.refreshMetadata();
+      this.requeueInOrder(b);
+      return;
+    }
+    this.removeBatch(b);
+    this.complete(b, -1, timedOut ? 'DELIVERY_TIMEOUT' : error);
+  }
+
+  private hasEarlierUnacked(b: Batch): boolean {
+    const deque = this.deques.get(`${b.topic}-${b.partition}`);
+    return !!deque && deque.indexOf(b) > 0;
+  }
+
+  /** Keeps the deque in sequence order so retries go out in the original order. */
+  private requeueInOrder(b: Batch): void {
+    if (!this.config['enable.idempotence']) return;
+    const deque = this.deques.get(`${b.topic}-${b.partition}`);
+    if (!deque) return;
+    deque.sort((x, y) =>
+      x.baseSequence < 0 ? 1 : y.baseSequence < 0 ? -1 : x.baseSequence - y.baseSequence,
+    );
+    // Everything after a failed batch must be resent after it: take later in-flight ones back too.
+    for (const x of deque)
+      if (x !== b && x.baseSequence > b.baseSequence && x.retryAt < b.retryAt) x.retryAt = b.retryAt;
+  }
+
+  private removeBatch(b: Batch): void {
+    const key = `${b.topic}-${b.partition}`;
+    const deque = this.deques.get(key);
+    if (!deque) return;
+    const i = deque.indexOf(b);
+    if (i >= 0) deque.splice(i, 1);
+  }
+
+  private complete(b: Batch, baseOffset: number, error: DeliveryResult['error']): void {
+    const result: DeliveryResult = {
+      topic: b.topic,
+      partition: b.partition,
+      baseOffset,
+      count: b.count,
+      runs: b.runs,
+      time: this.sim.now,
+      ...(error ? { error } : {}),
+    };
+    if (error) {
+      this.recordsFailed += b.count;
+      this.emitEvent({ type: 'failed', topic: b.topic, partition: b.partition, count: b.count, error });
+    } else this.recordsAcked += b.count;
+    if (b.callbacks) for (const cb of b.callbacks) cb(result);
+    for (const l of this.listeners) l(result);
+  }
+
+  /** Sends whatever is buffered without waiting for linger.ms. */
+  flush(): void {
+    this.closing = true;
+    this.wakeSender();
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The KRaft quorum controller (single node for now): Kafka's `QuorumController` with its cluster, replication
+ * and configuration control managers. It turns broker and admin requests into metadata records, appends each
+ * request's records as one batch and answers when the batch commits; it tracks broker liveness from heartbeats
+ * and fences brokers whose session expires, elects partition leaders, places replicas like Kafka's striped
+ * placer, runs reassignments (Kafka's adding/removing protocol, or AutoMQ's leader -1 move in shared storage
+ * mode), and serves committed metadata to brokers by long-polled MetadataFetch.
+ *
+ * Left out: the Raft quorum (a MetadataLog stands in; another controller node cannot take over yet), ELR and
+ * leader recovery state, preferred-leader auto-balancing, unregistration, log directories, features and
+ * metadata versions, quotas, ACLs and policies, APPEND/SUBTRACT config ops, AutoMQ's topic and partition quotas
+ * and its load metrics (partition counts stand in for load).
+ *
+ * Facts: /work/shared/reference/kraft.md §4 (heartbeats, fencing, election, reassignment, records),
+ * clients-and-groups.md §6 (admin errors) and automq-balancer.md §1, §4 (shared-storage moves and failover),
+ * plus apache/kafka's `ReplicationControlManager`, `PartitionChangeBuilder`, `PartitionReassignmentReplicas`,
+ * `PartitionReassignmentRevert`, `StripedReplicaPlacer`, `ClusterControlManager`, `BrokerHeartbeatManager`,
+ * `ConfigurationControlManager`, `LogConfig` and `Topic`, and AutoMQ's `ReplicationControlManager` and
+ * `LoadAwarePartitionLeaderSelector`, cited where each rule is used.
+ */
+
+export * from './api.ts';
+export {
+  type BrokerControlState,
+  BrokerHeartbeatManager,
+  currentBrokerState,
+  type HeartbeatIntent,
+  isFencedState,
+  nextBrokerState,
+} from './broker-heartbeats.ts';
+export {
+  type ConfigType,
+  type ControllerConfig,
+  DEFAULT_CONTROLLER_CONFIG,
+  effectiveTopicConfigs,
+  KAFKASIM_ONLY_KEYS,
+  resolveControllerConfig,
+  type StorageMode,
+  TOPIC_CONFIGS,
+  type TopicConfigKey,
+  topicConfigKey,
+  validateTopicConfigs,
+  validateTopicConfigValue,
+} from './config.ts';
+export type { PendingElection } from './control-context.ts';
+export { checkPartitionStates } from './invariants.ts';
+export {
+  buildPartitionChange,
+  type Election,
+  mergePartitionChange,
+  type PartitionChange,
+  type PartitionChangeSpec,
+} from './partition-change.ts';
+export { QuorumController, type QuorumControllerOptions } from './quorum-controller.ts';
+export {
+  isReassignmentInProgress,
+  maybeCompleteReassignment,
+  type ReassignmentReplicas,
+  reassignmentReplicas,
+  revertReassignment,
+} from './reassignment.ts';
+export {
+  type PlacementRandom,
+  placeReplicas,
+  ReplicaPlacementError,
+  type UsableBroker,
+} from './replica-placer.ts';
+export { collidingTopic, invalidTopicNameReason, MAX_TOPIC_NAME_LENGTH } from './topic-name.ts';

@@ -1,0 +1,546 @@
+/**
+ * The active quorum controller as a simulated node (single node for now): Kafka's `QuorumController`.
+ *
+ * It keeps two images: the committed one (what brokers can read) and the latest one (committed plus records
+ * appended but not yet committed), so that each request is validated against the controller's own pending
+ * changes, as Kafka's timeline data structures do. A request's records are appended as one batch and its
+ * response is sent when that batch commits ("futures complete when records are durable", kraft.md §4); a
+ * request that writes nothing is answered once everything appended before it is durable.
+ *
+ * Soft state that only the active controller has, and loses when it crashes: broker heartbeats, MetadataFetch
+ * requests parked until something commits, and shared-mode moves waiting for ElectLeaders.
+ */
+import { type NodeId, SimNode, type Simulation, type Timer } from '../../src/sim/index.ts';
+import {
+  emptyImage,
+  isActiveBroker,
+  LocalMetadataLog,
+  type MetadataImage,
+  type MetadataLog,
+  type MetadataRecord,
+  NO_LEADER,
+  newTopicId,
+  replay,
+} from '../metadata/index.ts';
+import { alterPartition, checkBrokerEpoch } from './alter-partition.ts';
+import type {
+  BrokerHeartbeatRequest,
+  BrokerHeartbeatResponse,
+  BrokerRegistrationRequest,
+  BrokerRegistrationResponse,
+  ControllerRequest,
+  MetadataFetchRequest,
+  MetadataFetchResponse,
+} from './api.ts';
+import {
+  BrokerHeartbeatManager,
+  currentBrokerState,
+  isFencedState,
+  nextBrokerState,
+} from './broker-heartbeats.ts';
+import { type ControllerConfig, resolveControllerConfig, type StorageMode } from './config.ts';
+import { incrementalAlterConfigs } from './config-control.ts';
+import {
+  type ControlContext,
+  type ControlResult,
+  errorResult,
+  NO_ERROR,
+  type PendingElection,
+  partitionKey,
+} from './control-context.ts';
+import { checkPartitionStates } from './invariants.ts';
+import {
+  beginControlledShutdown,
+  electLeaders,
+  electPending,
+  fenceBroker,
+  unfenceBroker,
+} from './leadership.ts';
+import { alterPartitionReassignments, listPartitionReassignments } from './reassignment-control.ts';
+import { createPartitions, createTopics, deleteTopics } from './topic-control.ts';
+
+export interface QuorumControllerOptions {
+  /** Overrides of Kafka's defaults (and kafkasim's own keys). */
+  config?: Partial<ControllerConfig>;
+  storageMode?: StorageMode;
+  /** Default: a LocalMetadataLog on the simulation with `kafkasim.metadata.commit.ms`. */
+  metadataLog?: MetadataLog;
+  /** Register the `controller.partition-state` invariant over the latest image. Default false. */
+  checkInvariants?: boolean;
+}
+
+interface Parked {
+  readonly fetchOffset: number;
+  readonly reply: (response: MetadataFetchResponse) => void;
+  readonly timer: Timer;
+}
+
+interface Waiting {
+  readonly wait: PendingElection;
+  readonly timer: Timer;
+}
+
+interface Appended {
+  readonly baseOffset: number;
+  /** The offset whose commit makes this write durable. */
+  readonly lastOffset: number;
+}
+
+export class QuorumController extends SimNode {
+  readonly config: ControllerConfig;
+  readonly storageMode: StorageMode;
+  readonly metadataLog: MetadataLog;
+  #committed: MetadataImage = emptyImage();
+  #latest: MetadataImage = emptyImage();
+  #ready = false;
+  #catchUpTo = -1;
+  #queued: (() => void)[] = [];
+  #durableWaiters: { offset: number; fn: () => void }[] = [];
+  #parked = new Set<Parked>();
+  #pendingElections = new Map<string, Waiting>();
+  #heartbeats: BrokerHeartbeatManager;
+  #fenceTimer: Timer | undefined;
+  #unsubscribe: (() => void) | undefined;
+
+  constructor(sim: Simulation, id: NodeId, options: QuorumControllerOptions = {}) {
+    super(sim, id);
+    this.config = resolveControllerConfig(options.config);
+    this.storageMode = options.storageMode ?? 'kafka';
+    this.metadataLog =
+      options.metadataLog ??
+      // On the simulation, not the node: the log is the disk, and commits land even if the controller crashes.
+      new LocalMetadataLog({ scheduler: sim, commitDelayMs: this.config['kafkasim.metadata.commit.ms'] });
+    this.#heartbeats = new BrokerHeartbeatManager(this.config['broker.session.timeout.ms']);
+    if (options.checkInvariants) {
+      sim.addInvariant(`controller.partition-state(${id})`, () =>
+        this.up ? checkPartitionStates(this.#latest, this.storageMode) : undefined,
+      );
+    }
+  }
+
+  /** The image of committed records: what brokers can see. */
+  get committedImage(): MetadataImage {
+    return this.#committed;
+  }
+
+  /** The committed image (the same as `committedImage`). */
+  get image(): MetadataImage {
+    return this.#committed;
+  }
+
+  /** Committed plus appended-but-uncommitted records: what the controller validates against. */
+  get latestImage(): MetadataImage {
+    return this.#latest;
+  }
+
+  /** True once the controller has replayed its log and serves requests. */
+  get ready(): boolean {
+    return this.up && this.#ready;
+  }
+
+  /** Shared-mode moves waiting for the old leader's ElectLeaders. */
+  get pendingElections(): PendingElection[] {
+    return [...this.#pendingElections.values()].map((w) => w.wait);
+  }
+
+  // ---- lifecycle --------------------------------------------------------------------------------------------
+
+  protected override onStart(): void {
+    this.#heartbeats = new BrokerHeartbeatManager(this.config['broker.session.timeout.ms']);
+    this.#committed = replay(emptyImage(), this.metadataLog.readCommitted(0));
+    this.#latest = this.#committed;
+    this.#ready = false;
+    this.#unsubscribe = this.metadataLog.onCommit((offset) => this.onCommitted(offset));
+    // Records appended before a crash may still be in flight; serve only once they are committed and replayed.
+    this.#catchUpTo = this.metadataLog.endOffset - 1;
+    if (this.metadataLog.committedOffset >= this.#catchUpTo) this.becomeReady();
+  }
+
+  protected override onCrash(): void {
+    this.dropSoftState();
+  }
+
+  protected override onStop(): void {
+    this.dropSoftState();
+  }
+
+  private dropSoftState(): void {
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    this.#ready = false;
+    this.#queued = [];
+    this.#durableWaiters = [];
+    for (const p of this.#parked) p.timer.cancel();
+    this.#parked.clear();
+    for (const w of this.#pendingElections.values()) w.timer.cancel();
+    this.#pendingElections.clear();
+    this.#fenceTimer?.cancel();
+    this.#fenceTimer = undefined;
+  }
+
+  private becomeReady(): void {
+    this.#latest = this.#committed;
+    this.#ready = true;
+    // Kafka's ClusterControlManager.activate: every registered broker gets a fresh session.
+    for (const id of Object.keys(this.#latest.brokers)) this.#heartbeats.touch(Number(id), this.sim.now, -1);
+    if (this.storageMode === 'shared') this.adoptLeaderlessPartitions();
+    this.emit('controller.ready', { committedOffset: this.metadataLog.committedOffset });
+    this.scheduleFenceCheck();
+    const queued = this.#queued;
+    this.#queued = [];
+    for (const run of queued) run();
+  }
+
+  /**
+   * After a restart the moves waiting for ElectLeaders are forgotten; a leaderless shared partition whose broker
+   * is up gets the re-election timer, so it is elected even if its ElectLeaders was lost.
+   */
+  private adoptLeaderlessPartitions(): void {
+    for (const topic of Object.values(this.#latest.topics)) {
+      for (const p of topic.partitions) {
+        if (p.leader === NO_LEADER && p.isr.some((r) => isActiveBroker(this.#latest, r))) {
+          this.awaitElection({
+            topic: topic.name,
+            topicId: topic.topicId,
+            partition: p.partition,
+            source: NO_LEADER,
+          });
+        }
+      }
+    }
+  }
+
+  // ---- the log ----------------------------------------------------------------------------------------------
+
+  private onCommitted(committedOffset: number): void {
+    const entries = this.metadataLog.readCommitted(this.#committed.offset + 1);
+    if (entries.length > 0) {
+      const last = entries[entries.length - 1]!.offset;
+      // When everything appended is now committed, the latest image is the committed one: no second replay.
+      this.#committed =
+        this.#ready && last === this.#latest.offset ? this.#latest : replay(this.#committed, entries);
+    }
+    if (!this.#ready) {
+      if (committedOffset >= this.#catchUpTo) this.becomeReady();
+      return;
+    }
+    while (this.#durableWaiters.length > 0 && this.#durableWaiters[0]!.offset <= committedOffset) {
+      this.#durableWaiters.shift()!.fn();
+    }
+    for (const parked of [...this.#parked]) {
+      const fresh = this.metadataLog.readCommitted(parked.fetchOffset);
+      if (fresh.length === 0) continue;
+      this.#parked.delete(parked);
+      parked.timer.cancel();
+      parked.reply({ ...NO_ERROR, entries: fresh, highWatermark: committedOffset + 1 });
+    }
+  }
+
+  /** Appends `records` as one batch and moves the latest image on; with none, waits for what is pending. */
+  private append(records: readonly MetadataRecord[]): Appended | { error: string } {
+    if (records.length === 0) return { baseOffset: -1, lastOffset: this.#latest.offset };
+    let appended: { baseOffset: number; lastOffset: number };
+    try {
+      appended = this.metadataLog.append(records);
+    } catch (e) {
+      return { error: e instanceof Error ? e.message : String(e) };
+    }
+    const entries = records.map((record, i) => ({ offset: appended.baseOffset + i, record }));
+    this.#latest = replay(this.#latest, entries);
+    return appended;
+  }
+
+  private whenDurable(offset: number, fn: () => void): void {
+    if (this.metadataLog.committedOffset >= offset) fn();
+    else this.#durableWaiters.push({ offset, fn });
+  }
+
+  /**
+   * Writes a result: appends its records, updates the soft state it names, and replies once durable. Returns
+   * the append, or undefined when the log refused it (the requester is told NOT_CONTROLLER).
+   */
+  private commit<R>(
+    result: ControlResult<R>,
+    reply: ((response: unknown) => void) | undefined,
+    respond: (appended: Appended) => unknown = () => result.response,
+  ): Appended | undefined {
+    const appended = this.append(result.records);
+    if ('error' in appended) {
+      reply?.({ ...errorResult('NOT_CONTROLLER', appended.error) });
+      return undefined;
+    }
+    for (const key of result.settledElections ?? []) this.settleElection(key);
+    for (const wait of result.awaitingElection ?? []) this.awaitElection(wait);
+    if (reply) this.whenDurable(appended.lastOffset, () => reply(respond(appended)));
+    return appended;
+  }
+
+  private context(): ControlContext {
+    return {
+      image: this.#latest,
+      config: this.config,
+      storageMode: this.storageMode,
+      random: this.random('placement'),
+      newTopicId: () => newTopicId(() => this.random('topic-id').uint32()),
+      emit: (kind, fields) => this.emit(kind, fields),
+    };
+  }
+
+  // ---- shared-mode elections --------------------------------------------------------------------------------
+
+  private awaitElection(wait: PendingElection): void {
+    const key = partitionKey(wait.topicId, wait.partition);
+    this.settleElection(key);
+    const timer = this.schedule(
+      this.config['kafkasim.shared.reelect.timeout.ms'],
+      () => {
+        if (this.#pendingElections.get(key)?.wait !== wait) return;
+        this.commit(electPending(this.context(), [wait], 'reelect-timeout'), undefined);
+        this.#pendingElections.delete(key);
+      },
+      'controller.reelect-timeout',
+    );
+    this.#pendingElections.set(key, { wait, timer });
+  }
+
+  private settleElection(key: string): void {
+    const w = this.#pendingElections.get(key);
+    if (!w) return;
+    w.timer.cancel();
+    this.#pendingElections.delete(key);
+  }
+
+  // ---- requests ---------------------------------------------------------------------------------------------
+
+  protected override onRequest(_from: NodeId, payload: unknown, reply: (response: unknown) => void): void {
+    if (!this.#ready) {
+      this.#queued.push(() => this.handle(payload as ControllerRequest, reply));
+      return;
+    }
+    this.handle(payload as ControllerRequest, reply);
+  }
+
+  private handle(req: ControllerRequest, reply: (response: unknown) => void): void {
+    switch (req.type) {
+      case 'BrokerRegistration':
+        this.onBrokerRegistration(req, reply);
+        return;
+      case 'BrokerHeartbeat':
+        this.onBrokerHeartbeat(req, reply);
+        return;
+      case 'MetadataFetch':
+        this.onMetadataFetch(req, reply);
+        return;
+      case 'AlterPartition':
+        this.commit(alterPartition(this.context(), req), reply);
+        return;
+      case 'ElectLeaders':
+        this.commit(electLeaders(this.context(), req), reply);
+        return;
+      case 'CreateTopics':
+        this.commit(createTopics(this.context(), req), reply);
+        return;
+      case 'DeleteTopics':
+        this.commit(deleteTopics(this.context(), req), reply);
+        return;
+      case 'CreatePartitions':
+        this.commit(createPartitions(this.context(), req), reply);
+        return;
+      case 'AlterPartitionReassignments': {
+        const pending = new Map([...this.#pendingElections].map(([k, w]) => [k, w.wait]));
+        this.commit(alterPartitionReassignments(this.context(), req, pending), reply);
+        return;
+      }
+      case 'ListPartitionReassignments':
+        // A read: Kafka answers reads from the committed state.
+        reply(listPartitionReassignments(this.#committed, req));
+        return;
+      case 'IncrementalAlterConfigs':
+        this.commit(incrementalAlterConfigs(this.context(), req), reply);
+        return;
+      default: {
+        const type = (req as { type?: unknown }).type;
+        reply(
+          errorResult('INVALID_REQUEST', `The controller does not serve requests of type ${String(type)}.`),
+        );
+      }
+    }
+  }
+
+  private onBrokerRegistration(req: BrokerRegistrationRequest, reply: (response: unknown) => void): void {
+    const image = this.#latest;
+    const existing = Object.hasOwn(image.brokers, req.brokerId) ? image.brokers[req.brokerId] : undefined;
+    const where = { brokerId: req.brokerId, incarnationId: req.incarnationId };
+    if (
+      existing &&
+      existing.incarnationId !== req.incarnationId &&
+      this.#heartbeats.hasValidSession(image, req.brokerId, this.sim.now)
+    ) {
+      const error = errorResult(
+        'DUPLICATE_BROKER_REGISTRATION',
+        'Another broker is registered with that broker id.',
+      );
+      this.emit('controller.register', { ...where, ...error });
+      const response: BrokerRegistrationResponse = { ...error, brokerEpoch: -1 };
+      reply(response);
+      return;
+    }
+    const records: MetadataRecord[] = [];
+    let settled: readonly string[] = [];
+    if (existing && !existing.fenced) {
+      // Kafka relies on unclean-shutdown handling (ELR) here; kafkasim fences the old registration first so
+      // that no partition keeps a leader or ISR member whose registration is about to be replaced.
+      const fenced = fenceBroker(this.context(), req.brokerId, 're-registration', this.pendingElections);
+      records.push(...fenced.records);
+      settled = fenced.settledElections ?? [];
+    }
+    if (existing && existing.incarnationId !== req.incarnationId) this.#heartbeats.remove(req.brokerId);
+    records.push({
+      type: 'RegisterBrokerRecord',
+      brokerId: req.brokerId,
+      incarnationId: req.incarnationId,
+      rack: req.rack,
+      host: req.host,
+      port: req.port,
+      fenced: true,
+    });
+    const appended = this.commit({ records, response: undefined, settledElections: settled }, reply, (a) => {
+      const response: BrokerRegistrationResponse = {
+        ...NO_ERROR,
+        brokerEpoch: a.baseOffset + records.length - 1,
+      };
+      return response;
+    });
+    if (!appended) return;
+    const brokerEpoch = appended.baseOffset + records.length - 1;
+    this.#heartbeats.touch(req.brokerId, this.sim.now, -1);
+    this.emit('controller.register', { ...where, rack: req.rack, brokerEpoch, reregistration: !!existing });
+    this.scheduleFenceCheck();
+  }
+
+  private onBrokerHeartbeat(req: BrokerHeartbeatRequest, reply: (response: unknown) => void): void {
+    const image = this.#latest;
+    const epochError = checkBrokerEpoch(image, req.brokerId, req.brokerEpoch);
+    if (epochError) {
+      const response: BrokerHeartbeatResponse = {
+        ...epochError,
+        isCaughtUp: false,
+        isFenced: true,
+        shouldShutDown: false,
+      };
+      reply(response);
+      return;
+    }
+    const id = req.brokerId;
+    const registration = image.brokers[id]!;
+    const current = currentBrokerState(registration);
+    const next = nextBrokerState(
+      current,
+      req,
+      registration.brokerEpoch,
+      () => this.hasLeaderships(id),
+      () => this.#heartbeats.controlledShutdownReady(image, id),
+    );
+    let result: ControlResult<undefined> = { records: [], response: undefined };
+    if (current !== next) {
+      const ctx = this.context();
+      if (next === 'UNFENCED') {
+        result = unfenceBroker(ctx, id, registration.brokerEpoch, new Set(this.#pendingElections.keys()));
+      } else if (next === 'CONTROLLED_SHUTDOWN') {
+        result = beginControlledShutdown(ctx, id, registration.brokerEpoch);
+      } else if (!registration.fenced) {
+        const reason = next === 'SHUTDOWN_NOW' ? 'controlled-shutdown-complete' : 'requested';
+        result = fenceBroker(ctx, id, reason, this.pendingElections);
+      }
+      if (next === 'SHUTDOWN_NOW') this.emit('controller.shutdown-granted', { brokerId: id, from: current });
+    }
+    this.#heartbeats.touch(id, this.sim.now, req.currentMetadataOffset);
+    const response: BrokerHeartbeatResponse = {
+      ...NO_ERROR,
+      isCaughtUp: req.currentMetadataOffset >= registration.brokerEpoch,
+      isFenced: isFencedState(next),
+      shouldShutDown: next === 'SHUTDOWN_NOW',
+    };
+    const appended = this.commit({ ...result, response }, reply);
+    if (appended && next === 'CONTROLLED_SHUTDOWN') {
+      this.#heartbeats.maybeSetControlledShutdownOffset(id, appended.lastOffset);
+    }
+    this.scheduleFenceCheck();
+  }
+
+  /** Leads a partition, or (shared mode) still has to close one that was moved away from it. */
+  private hasLeaderships(brokerId: number): boolean {
+    for (const w of this.#pendingElections.values()) if (w.wait.source === brokerId) return true;
+    for (const topic of Object.values(this.#latest.topics)) {
+      for (const p of topic.partitions) if (p.leader === brokerId) return true;
+    }
+    return false;
+  }
+
+  private onMetadataFetch(req: MetadataFetchRequest, reply: (response: unknown) => void): void {
+    const highWatermark = () => this.metadataLog.committedOffset + 1;
+    if (!Number.isInteger(req.fetchOffset) || req.fetchOffset < 0) {
+      const response: MetadataFetchResponse = {
+        ...errorResult('INVALID_REQUEST', `Invalid fetch offset ${req.fetchOffset}.`),
+        entries: [],
+        highWatermark: highWatermark(),
+      };
+      reply(response);
+      return;
+    }
+    const entries = this.metadataLog.readCommitted(req.fetchOffset);
+    if (entries.length > 0 || !(req.maxWaitMs > 0)) {
+      reply({ ...NO_ERROR, entries, highWatermark: highWatermark() } satisfies MetadataFetchResponse);
+      return;
+    }
+    // Brokers long-poll: park the fetch until something commits or maxWaitMs passes.
+    const parked: Parked = {
+      fetchOffset: req.fetchOffset,
+      reply,
+      timer: this.schedule(
+        req.maxWaitMs,
+        () => {
+          if (!this.#parked.delete(parked)) return;
+          reply({ ...NO_ERROR, entries: [], highWatermark: highWatermark() } satisfies MetadataFetchResponse);
+        },
+        'controller.metadata-fetch-wait',
+      ),
+    };
+    this.#parked.add(parked);
+  }
+
+  // ---- session timeouts -------------------------------------------------------------------------------------
+
+  /** One timer at the next session expiry, as Kafka reschedules its maybeFenceStaleBroker event. */
+  private scheduleFenceCheck(): void {
+    this.#fenceTimer?.cancel();
+    this.#fenceTimer = undefined;
+    const expiry = this.#heartbeats.nextExpiry(this.#latest);
+    if (expiry === undefined) return;
+    this.#fenceTimer = this.schedule(
+      Math.max(0, expiry - this.sim.now),
+      () => this.fenceStaleBrokers(),
+      'controller.fence-check',
+    );
+  }
+
+  /** Fences expired brokers one at a time, each batch seeing the one before, as Kafka does. */
+  private fenceStaleBrokers(): void {
+    for (;;) {
+      const id = this.#heartbeats.findOneStaleBroker(this.#latest, this.sim.now);
+      if (id === undefined) break;
+      const lastContactMs = this.#heartbeats.lastContactMs(id);
+      this.emit('controller.session-expired', {
+        brokerId: id,
+        lastContactMs,
+        sessionTimeoutMs: this.config['broker.session.timeout.ms'],
+      });
+      const appended = this.commit(
+        fenceBroker(this.context(), id, 'session-timeout', this.pendingElections),
+        undefined,
+      );
+      if (!appended) break;
+    }
+    this.scheduleFenceCheck();
+  }
+}

@@ -1,0 +1,42 @@
+// Record batches: the unit of the data path. An event carries batches, never single records. Record content is
+// optional (workloads that only need sizes and identity carry none); record identity is kept compactly as the
+// producer's `runs`: contiguous ranges of the producer's own record indices, so end-to-end checks can prove
+// exactly that nothing was lost or duplicated without one object per record.
+
+/** Optional record content, carried only by workloads that need it (e.g. a sink that parses JSON values). */
+export interface RecordData {
+  readonly key: string | null;
+  readonly value: string | null;
+}
+
+/** `count` records with producer record indices index..index+count-1, created at `time`. */
+export interface RecordRun {
+  readonly index: number;
+  readonly count: number;
+  readonly time: number;
+}
+
+/** What a producer sends: a batch before the leader assigns offsets. */
+export interface ProducerBatchData {
+  readonly count: number;
+  readonly bytes: number;
+  /** -1 when the producer is not idempotent. */
+  readonly producerId: number;
+  readonly producerEpoch: number;
+  /** Sequence of the first record (per producer and partition), -1 when not idempotent. */
+  readonly baseSequence: number;
+  /** The producing client's node id and its record indices: kafkasim's exact record identity. */
+  readonly origin: string;
+  readonly runs: readonly RecordRun[];
+  readonly records?: readonly RecordData[] | undefined;
+}
+
+/** A batch in a partition log. Immutable once appended, so replicas can share the same object. */
+export interface RecordBatch extends ProducerBatchData {
+  readonly baseOffset: number;
+  readonly partitionLeaderEpoch: number;
+  /** Virtual time of the append on the leader (LogAppendTime). */
+  readonly appendTime: number;
+}
+
+export const lastOffsetOf = (b: RecordBatch): number => b.baseOffset + b.count - 1;

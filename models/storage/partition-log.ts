@@ -1,0 +1,188 @@
+// A partition's log at batch level: offsets, high watermark, the leader-epoch cache used to find where a
+// follower's log diverges, and the idempotent-producer state that lets a leader recognise a retried batch.
+import { lastOffsetOf, type ProducerBatchData, type RecordBatch } from './batch.ts';
+
+/** How many recent batches per producer a leader remembers to detect duplicates (Kafka keeps 5). */
+const PRODUCER_WINDOW = 5;
+
+interface ProducerState {
+  epoch: number;
+  lastSequence: number;
+  recent: { firstSequence: number; lastSequence: number; baseOffset: number }[];
+}
+
+export type AppendOutcome =
+  | { kind: 'appended'; batch: RecordBatch }
+  | { kind: 'duplicate'; baseOffset: number }
+  | { kind: 'out-of-order'; expectedSequence: number };
+
+export class PartitionLog {
+  private batches: RecordBatch[] = [];
+  logStartOffset = 0;
+  logEndOffset = 0;
+  highWatermark = 0;
+  sizeBytes = 0;
+  /** (epoch, start offset) pairs, ascending: the leader-epoch checkpoint. */
+  private epochs: { epoch: number; startOffset: number }[] = [];
+  private producers = new Map<number, ProducerState>();
+
+  constructor(
+    readonly topic: string,
+    readonly partition: number,
+  ) {}
+
+  get batchCount(): number {
+    return this.batches.length;
+  }
+
+  /** The latest leader epoch in the log, -1 when empty. */
+  get latestEpoch(): number {
+    return this.epochs.length ? this.epochs[this.epochs.length - 1]!.epoch : -1;
+  }
+
+  /** Checks idempotence, then appends as the leader in `leaderEpoch`, assigning offsets. */
+  appendAsLeader(data: ProducerBatchData, leaderEpoch: number, now: number): AppendOutcome {
+    if (data.producerId >= 0) {
+      const st = this.producers.get(data.producerId);
+      if (st && st.epoch === data.producerEpoch) {
+        const dup = st.recent.find((r) => r.firstSequence === data.baseSequence);
+        if (dup) return { kind: 'duplicate', baseOffset: dup.baseOffset };
+        if (data.baseSequence !== st.lastSequence + 1) {
+          return { kind: 'out-of-order', expectedSequence: st.lastSequence + 1 };
+        }
+      } else if (data.baseSequence !== 0 && !(st && data.producerEpoch < st.epoch)) {
+        // A new producer (or epoch) must start at sequence 0.
+        return { kind: 'out-of-order', expectedSequence: 0 };
+      }
+    }
+    // Spelled out rather than spread: this is the hottest allocation on the data path.
+    const batch: RecordBatch = {
+      baseOffset: this.logEndOffset,
+      count: data.count,
+      bytes: data.bytes,
+      producerId: data.producerId,
+      producerEpoch: data.producerEpoch,
+      baseSequence: data.baseSequence,
+      origin: data.origin,
+      runs: data.runs,
+      records: data.records,
+      partitionLeaderEpoch: leaderEpoch,
+      appendTime: now,
+    };
+    this.appendBatch(batch);
+    return { kind: 'appended', batch };
+  }
+
+  /** Appends batches copied from the leader (a follower), keeping their offsets. */
+  appendAsFollower(batches: readonly RecordBatch[]): void {
+    for (const b of batches) {
+      if (b.baseOffset < this.logEndOffset) continue; // already have it
+      if (b.baseOffset !== this.logEndOffset) {
+        throw new Error(
+          `${this.topic}-${this.partition}: replicated batch at offset ${b.baseOffset} leaves a gap after log end ${this.logEndOffset}`,
+        );
+      }
+      this.appendBatch(b);
+    }
+  }
+
+  private appendBatch(b: RecordBatch): void {
+    this.batches.push(b);
+    this.logEndOffset = b.baseOffset + b.count;
+    this.sizeBytes += b.bytes;
+    if (this.latestEpoch < b.partitionLeaderEpoch)
+      this.epochs.push({ epoch: b.partitionLeaderEpoch, startOffset: b.baseOffset });
+    if (b.producerId >= 0) this.trackProducer(b);
+  }
+
+  private trackProducer(b: RecordBatch): void {
+    let st = this.producers.get(b.producerId);
+    if (!st || st.epoch !== b.producerEpoch) {
+      st = { epoch: b.producerEpoch, lastSequence: -1, recent: [] };
+      this.producers.set(b.producerId, st);
+    }
+    st.lastSequence = b.baseSequence + b.count - 1;
+    st.recent.push({
+      firstSequence: b.baseSequence,
+      lastSequence: st.lastSequence,
+      baseOffset: b.baseOffset,
+    });
+    if (st.recent.length > PRODUCER_WINDOW) st.recent.shift();
+  }
+
+  /** A new leader starts an epoch even before it appends (so followers can detect divergence). */
+  assignEpochStart(epoch: number): void {
+    if (epoch > this.latestEpoch) this.epochs.push({ epoch, startOffset: this.logEndOffset });
+  }
+
+  /**
+   * KIP-101/595: the end offset of `epoch` in this log: the start offset of the first larger epoch, or the log
+   * end. If the log has no such epoch, the largest epoch below it answers (with its end).
+   */
+  endOffsetForEpoch(epoch: number): { epoch: number; endOffset: number } {
+    let found = -1;
+    for (let i = this.epochs.length - 1; i >= 0; i--) {
+      if (this.epochs[i]!.epoch <= epoch) {
+        found = i;
+        break;
+      }
+    }
+    if (found < 0) return { epoch: -1, endOffset: -1 };
+    const next = this.epochs[found + 1];
+    return { epoch: this.epochs[found]!.epoch, endOffset: next ? next.startOffset : this.logEndOffset };
+  }
+
+  /** Removes every batch at or above `offset` (a follower truncating to the leader's log). */
+  truncateTo(offset: number): void {
+    if (offset >= this.logEndOffset) return;
+    let i = this.batches.length;
+    while (i > 0 && this.batches[i - 1]!.baseOffset >= offset) i--;
+    if (i > 0 && lastOffsetOf(this.batches[i - 1]!) >= offset) {
+      throw new Error(`${this.topic}-${this.partition}: truncation to ${offset} would split a batch`);
+    }
+    const removed = this.batches.splice(i);
+    for (const b of removed) this.sizeBytes -= b.bytes;
+    this.logEndOffset = offset;
+    if (this.highWatermark > offset) this.highWatermark = offset;
+    while (this.epochs.length && this.epochs[this.epochs.length - 1]!.startOffset >= offset)
+      this.epochs.pop();
+    this.rebuildProducers();
+  }
+
+  private rebuildProducers(): void {
+    this.producers = new Map();
+    for (const b of this.batches) if (b.producerId >= 0) this.trackProducer(b);
+  }
+
+  /** Batches from `offset` (the batch containing it first) below `maxOffset`, up to about `maxBytes`. */
+  read(offset: number, maxOffset: number, maxBytes: number): RecordBatch[] {
+    const out: RecordBatch[] = [];
+    let i = this.indexOf(offset);
+    let bytes = 0;
+    for (; i < this.batches.length; i++) {
+      const b = this.batches[i]!;
+      if (b.baseOffset >= maxOffset) break;
+      if (out.length > 0 && bytes + b.bytes > maxBytes) break; // always return at least one batch
+      out.push(b);
+      bytes += b.bytes;
+    }
+    return out;
+  }
+
+  /** Index of the batch containing `offset`, or the batch count when it is at or past the end. */
+  private indexOf(offset: number): number {
+    let lo = 0;
+    let hi = this.batches.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (lastOffsetOf(this.batches[mid]!) < offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Every batch, oldest first (read-only view for checks and reports). */
+  allBatches(): readonly RecordBatch[] {
+    return this.batches;
+  }
+}

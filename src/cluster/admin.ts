@@ -1,0 +1,115 @@
+// Admin operations on a simulated cluster, as a test or scenario uses them: each call sends the request through
+// the network and runs the simulation until the answer arrives (admin operations take virtual time, like the
+// real ones). Per-item errors come back as Kafka codes and messages; the `...OrThrow` forms raise KafkaError.
+import type { AdminClient, AdminOutcome } from '../../models/clients/index.ts';
+import type {
+  AlterPartitionReassignmentsResponse,
+  ControllerRequest,
+  CreatableTopic,
+  CreatePartitionsResponse,
+  CreateTopicsResponse,
+  DeleteTopicsResponse,
+  IncrementalAlterConfigsRequest,
+  IncrementalAlterConfigsResponse,
+  ListPartitionReassignmentsResponse,
+} from '../../models/controller/api.ts';
+import { errorByCode, type FailureName, KafkaError } from '../../models/protocol/index.ts';
+import type { Cluster } from './cluster.ts';
+
+export interface NewTopic {
+  name: string;
+  partitions?: number;
+  replicationFactor?: number;
+  /** Explicit assignment: partition -> broker ids. */
+  assignments?: number[][];
+  configs?: Record<string, string>;
+}
+
+export interface ErrorFields {
+  errorCode: number;
+  errorMessage?: string;
+}
+
+export function toKafkaError(r: ErrorFields): KafkaError | undefined {
+  if (r.errorCode === 0) return undefined;
+  const name = errorByCode(r.errorCode).name as FailureName;
+  return new KafkaError(name, r.errorMessage);
+}
+
+export class ClusterAdmin {
+  constructor(
+    private readonly cluster: Cluster,
+    readonly client: AdminClient,
+  ) {}
+
+  /** Sends a controller request and runs the simulation until its answer. */
+  call<R>(req: ControllerRequest): R {
+    let outcome: AdminOutcome<R> | undefined;
+    this.client.controllerCall<R>(req, (o) => {
+      outcome = o;
+    });
+    this.cluster.sim.runUntil(() => outcome !== undefined, {
+      timeout: this.client.apiTimeoutMs + 1000,
+      description: `the answer to ${req.type}`,
+    });
+    if (!outcome!.ok)
+      throw new KafkaError('REQUEST_TIMED_OUT', `${req.type} timed out after ${this.client.apiTimeoutMs}ms`);
+    return outcome!.response;
+  }
+
+  createTopics(topics: NewTopic[], validateOnly = false): CreateTopicsResponse['topics'] {
+    const creatable: CreatableTopic[] = topics.map((t) => ({
+      name: t.name,
+      numPartitions: t.assignments ? -1 : (t.partitions ?? -1),
+      replicationFactor: t.assignments ? -1 : (t.replicationFactor ?? -1),
+      ...(t.assignments ? { assignments: t.assignments } : {}),
+      ...(t.configs ? { configs: t.configs } : {}),
+    }));
+    return this.call<CreateTopicsResponse>({ type: 'CreateTopics', topics: creatable, validateOnly }).topics;
+  }
+
+  /** Creates one topic; throws KafkaError on failure; returns the topic id. */
+  createTopic(topic: NewTopic): string {
+    const [r] = this.createTopics([topic]);
+    const err = toKafkaError(r!);
+    if (err) throw err;
+    return r!.topicId!;
+  }
+
+  deleteTopics(names: string[]): DeleteTopicsResponse['topics'] {
+    return this.call<DeleteTopicsResponse>({ type: 'DeleteTopics', topics: names }).topics;
+  }
+
+  createPartitions(name: string, count: number, assignments?: number[][]): ErrorFields {
+    const res = this.call<CreatePartitionsResponse>({
+      type: 'CreatePartitions',
+      topics: [{ name, count, ...(assignments ? { assignments } : {}) }],
+    });
+    return res.topics[0]!;
+  }
+
+  alterPartitionReassignments(
+    partitions: { topic: string; partition: number; replicas: number[] | null }[],
+  ): AlterPartitionReassignmentsResponse {
+    return this.call<AlterPartitionReassignmentsResponse>({
+      type: 'AlterPartitionReassignments',
+      partitions,
+    });
+  }
+
+  listPartitionReassignments(
+    partitions?: { topic: string; partition: number }[],
+  ): ListPartitionReassignmentsResponse {
+    return this.call<ListPartitionReassignmentsResponse>({
+      type: 'ListPartitionReassignments',
+      ...(partitions ? { partitions } : {}),
+    });
+  }
+
+  incrementalAlterConfigs(
+    resources: IncrementalAlterConfigsRequest['resources'],
+  ): IncrementalAlterConfigsResponse['resources'] {
+    return this.call<IncrementalAlterConfigsResponse>({ type: 'IncrementalAlterConfigs', resources })
+      .resources;
+  }
+}

@@ -1,0 +1,39 @@
+// A reassignment under load: the Java producer logs NOT_LEADER_OR_FOLLOWER (the two WARN lines of source
+// workflow A step 6), refreshes metadata, and with acks=all and idempotence nothing is lost or duplicated.
+import { describe, expect, it } from 'vitest';
+import { createCluster } from '../../src/cluster/index.ts';
+
+const TOPIC = 'continuous-self-balancing-topic';
+
+describe('reassignment under load', () => {
+  for (const storage of ['shared', 'kafka'] as const) {
+    it(`${storage} storage: producer sees NOT_LEADER_OR_FOLLOWER, recovers, loses and duplicates nothing`, () => {
+      const c = createCluster({ seed: 5, brokers: [{ id: 1 }, { id: 2 }], storage });
+      c.admin.createTopic({ name: TOPIC, partitions: 8 });
+      const report = c.producerPerfTest({ topic: TOPIC, numRecords: 100_000, throughput: 5120, recordSize: 1024 });
+      c.runFor('5s');
+      const movedAway = c.image.topics[TOPIC]!.partitions.map((r, p) => ({ p, leader: r.leader })).filter((x) => x.leader === 1);
+      expect(movedAway.length).toBeGreaterThan(0);
+      const res = c.admin.alterPartitionReassignments(movedAway.map(({ p }) => ({ topic: TOPIC, partition: p, replicas: [2] })));
+      expect(res.errorCode).toBe(0);
+      c.runUntil(() => report.summary !== undefined, { timeout: '60s', description: 'perf test done' });
+      // Every moved partition is now on broker 2 only.
+      for (const { p } of movedAway) {
+        expect(c.image.topics[TOPIC]!.partitions[p]).toMatchObject({ leader: 2, replicas: [2], isr: [2] });
+      }
+      const warns = c.output.filter((l) => l.startsWith('WARN [Producer clientId=perf-producer-client]'));
+      expect(warns.some((l) => / Error: NOT_LEADER_OR_FOLLOWER \(org\.apache\.kafka\.clients\.producer\.internals\.Sender\)\n/.test(l))).toBe(true);
+      expect(
+        warns.some((l) =>
+          l.includes(
+            'Received invalid metadata error in produce request on partition continuous-self-balancing-topic-',
+          ),
+        ),
+      ).toBe(true);
+      const producer = report.workload.producer;
+      expect(producer.errorCounts.NOT_LEADER_OR_FOLLOWER).toBeGreaterThan(0);
+      const d = c.deliveryReport('perf-producer', TOPIC);
+      expect(d).toMatchObject({ sent: 100_000, acknowledged: 100_000, failed: 0, lost: 0, duplicated: 0 });
+    });
+  }
+});
