@@ -8,10 +8,13 @@
  * are `ConfigException`'s ("Invalid value V for configuration K: ...") and `LogConfig.validateNames`
  * ("Unknown topic config name: K").
  */
+import { TOPIC_CONFIGS, TOPIC_CONFIGS_BY_NAME, type TopicConfigKey } from '../metadata/index.ts';
 import { KafkaError } from '../protocol/index.ts';
 
+export { type ConfigType, TOPIC_CONFIGS, type TopicConfigKey, topicConfigKey } from '../metadata/index.ts';
+
 /** 'kafka': replicated local logs. 'shared': AutoMQ-style shared storage, one replica per partition. */
-export type StorageMode = 'kafka' | 'shared';
+export type { StorageMode } from '../storage/index.ts';
 
 export interface ControllerConfig {
   /** How often brokers heartbeat; brokers read it from here (the controller only needs the session timeout). */
@@ -81,65 +84,7 @@ export function resolveControllerConfig(overrides: Partial<ControllerConfig> = {
 }
 
 // ---- topic configs ------------------------------------------------------------------------------------------
-
-export type ConfigType = 'INT' | 'LONG' | 'DOUBLE' | 'BOOLEAN' | 'STRING' | 'LIST';
-
-export interface TopicConfigKey {
-  readonly name: string;
-  readonly type: ConfigType;
-  /** Kafka's default, as Kafka prints it (configs travel as strings). */
-  readonly default: string;
-  readonly atLeast?: number;
-  readonly atMost?: number;
-  /** For STRING: the value must be one of these; for LIST: every element. */
-  readonly validStrings?: readonly string[];
-}
-
-const LONG_MAX = '9223372036854775807';
-
-/** Compression names in BrokerCompressionType's declaration order, which is the order Kafka's message lists. */
-const COMPRESSION_TYPES = ['uncompressed', 'zstd', 'lz4', 'snappy', 'gzip', 'producer'] as const;
-
-/** In Kafka's ConfigDef definition order (the order LogConfig reports the first bad value in). */
-export const TOPIC_CONFIGS: readonly TopicConfigKey[] = Object.freeze([
-  // 3.9 enforces at least LegacyRecord.RECORD_OVERHEAD_V0 (14); Kafka 4.0 raised it to 1 MiB (KIP-1030).
-  { name: 'segment.bytes', type: 'INT', default: '1073741824', atLeast: 14 },
-  { name: 'segment.ms', type: 'LONG', default: '604800000', atLeast: 1 },
-  { name: 'segment.jitter.ms', type: 'LONG', default: '0', atLeast: 0 },
-  { name: 'segment.index.bytes', type: 'INT', default: '10485760', atLeast: 4 },
-  { name: 'flush.messages', type: 'LONG', default: LONG_MAX, atLeast: 1 },
-  { name: 'flush.ms', type: 'LONG', default: LONG_MAX, atLeast: 0 },
-  { name: 'retention.bytes', type: 'LONG', default: '-1' },
-  { name: 'retention.ms', type: 'LONG', default: '604800000', atLeast: -1 },
-  { name: 'max.message.bytes', type: 'INT', default: '1048588', atLeast: 0 },
-  { name: 'index.interval.bytes', type: 'INT', default: '4096', atLeast: 0 },
-  { name: 'delete.retention.ms', type: 'LONG', default: '86400000', atLeast: 0 },
-  { name: 'min.compaction.lag.ms', type: 'LONG', default: '0', atLeast: 0 },
-  { name: 'max.compaction.lag.ms', type: 'LONG', default: LONG_MAX, atLeast: 1 },
-  { name: 'file.delete.delay.ms', type: 'LONG', default: '60000', atLeast: 0 },
-  { name: 'min.cleanable.dirty.ratio', type: 'DOUBLE', default: '0.5', atLeast: 0, atMost: 1 },
-  { name: 'cleanup.policy', type: 'LIST', default: 'delete', validStrings: ['compact', 'delete'] },
-  { name: 'unclean.leader.election.enable', type: 'BOOLEAN', default: 'false' },
-  { name: 'min.insync.replicas', type: 'INT', default: '1', atLeast: 1 },
-  { name: 'compression.type', type: 'STRING', default: 'producer', validStrings: COMPRESSION_TYPES },
-  { name: 'preallocate', type: 'BOOLEAN', default: 'false' },
-  {
-    name: 'message.timestamp.type',
-    type: 'STRING',
-    default: 'CreateTime',
-    validStrings: ['CreateTime', 'LogAppendTime'],
-  },
-  { name: 'message.timestamp.before.max.ms', type: 'LONG', default: LONG_MAX, atLeast: 0 },
-  { name: 'message.timestamp.after.max.ms', type: 'LONG', default: LONG_MAX, atLeast: 0 },
-] satisfies TopicConfigKey[]);
-
-const TOPIC_CONFIGS_BY_NAME: ReadonlyMap<string, TopicConfigKey> = new Map(
-  TOPIC_CONFIGS.map((k) => [k.name, k]),
-);
-
-export function topicConfigKey(name: string): TopicConfigKey | undefined {
-  return TOPIC_CONFIGS_BY_NAME.get(name);
-}
+// The table itself lives in models/metadata (brokers need it too); here: validation and effective values.
 
 const INT_RANGE = [-(2n ** 31n), 2n ** 31n - 1n] as const;
 const LONG_RANGE = [-(2n ** 63n), 2n ** 63n - 1n] as const;

@@ -78,11 +78,13 @@ export {
   UNFENCE,
 } from './records.ts';
 export {
+  type ConfigType,
   describeTopicConfigs,
   effectiveTopicConfig,
-  type TopicConfigDef,
+  TOPIC_CONFIGS,
+  TOPIC_CONFIGS_BY_NAME,
   type TopicConfigEntry,
+  type TopicConfigKey,
   type TopicConfigSource,
-  topicConfigDef,
-  topicConfigDefs,
+  topicConfigKey,
 } from './topic-configs.ts';

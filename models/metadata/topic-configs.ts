@@ -5,46 +5,169 @@
 // server.properties sets log.segment.bytes=1073741824 (hence `Configs: segment.bytes=1073741824`).
 import type { MetadataImage } from './image.ts';
 
-export interface TopicConfigDef {
+export type ConfigType = 'INT' | 'LONG' | 'DOUBLE' | 'BOOLEAN' | 'STRING' | 'LIST';
+
+export interface TopicConfigKey {
   readonly name: string;
-  readonly defaultValue: string;
-  /** The broker config that sets it cluster-wide, e.g. log.segment.bytes for segment.bytes. */
+  readonly type: ConfigType;
+  /** Kafka's default, as Kafka prints it (configs travel as strings). */
+  readonly default: string;
+  readonly atLeast?: number;
+  readonly atMost?: number;
+  /** For STRING: the value must be one of these; for LIST: every element. */
+  readonly validStrings?: readonly string[];
+  /** The broker config (server.properties) that sets it cluster-wide, e.g. log.segment.bytes. */
   readonly brokerSynonym: string;
 }
 
-const def = (name: string, defaultValue: string, brokerSynonym: string): TopicConfigDef => ({
-  name,
-  defaultValue,
-  brokerSynonym,
-});
+const LONG_MAX = '9223372036854775807';
 
-export const topicConfigDefs: readonly TopicConfigDef[] = [
-  def('cleanup.policy', 'delete', 'log.cleanup.policy'),
-  def('compression.type', 'producer', 'compression.type'),
-  def('delete.retention.ms', '86400000', 'log.cleaner.delete.retention.ms'),
-  def('file.delete.delay.ms', '60000', 'log.segment.delete.delay.ms'),
-  def('flush.messages', '9223372036854775807', 'log.flush.interval.messages'),
-  def('flush.ms', '9223372036854775807', 'log.flush.interval.ms'),
-  def('index.interval.bytes', '4096', 'log.index.interval.bytes'),
-  def('max.compaction.lag.ms', '9223372036854775807', 'log.cleaner.max.compaction.lag.ms'),
-  def('max.message.bytes', '1048588', 'message.max.bytes'),
-  def('message.timestamp.type', 'CreateTime', 'log.message.timestamp.type'),
-  def('min.cleanable.dirty.ratio', '0.5', 'log.cleaner.min.cleanable.ratio'),
-  def('min.compaction.lag.ms', '0', 'log.cleaner.min.compaction.lag.ms'),
-  def('min.insync.replicas', '1', 'min.insync.replicas'),
-  def('preallocate', 'false', 'log.preallocate'),
-  def('retention.bytes', '-1', 'log.retention.bytes'),
-  def('retention.ms', '604800000', 'log.retention.ms'),
-  def('segment.bytes', '1073741824', 'log.segment.bytes'),
-  def('segment.index.bytes', '10485760', 'log.index.size.max.bytes'),
-  def('segment.jitter.ms', '0', 'log.roll.jitter.ms'),
-  def('segment.ms', '604800000', 'log.roll.ms'),
-  def('unclean.leader.election.enable', 'false', 'unclean.leader.election.enable'),
-];
+/** Compression names in BrokerCompressionType's declaration order, which is the order Kafka's message lists. */
+const COMPRESSION_TYPES = ['uncompressed', 'zstd', 'lz4', 'snappy', 'gzip', 'producer'] as const;
 
-const byName = new Map(topicConfigDefs.map((d) => [d.name, d]));
+/** In Kafka's ConfigDef definition order (the order LogConfig reports the first bad value in). */
+export const TOPIC_CONFIGS: readonly TopicConfigKey[] = Object.freeze([
+  // 3.9 enforces at least LegacyRecord.RECORD_OVERHEAD_V0 (14); Kafka 4.0 raised it to 1 MiB (KIP-1030).
+  {
+    name: 'segment.bytes',
+    brokerSynonym: 'log.segment.bytes',
+    type: 'INT',
+    default: '1073741824',
+    atLeast: 14,
+  },
+  { name: 'segment.ms', brokerSynonym: 'log.roll.ms', type: 'LONG', default: '604800000', atLeast: 1 },
+  { name: 'segment.jitter.ms', brokerSynonym: 'log.roll.jitter.ms', type: 'LONG', default: '0', atLeast: 0 },
+  {
+    name: 'segment.index.bytes',
+    brokerSynonym: 'log.index.size.max.bytes',
+    type: 'INT',
+    default: '10485760',
+    atLeast: 4,
+  },
+  {
+    name: 'flush.messages',
+    brokerSynonym: 'log.flush.interval.messages',
+    type: 'LONG',
+    default: LONG_MAX,
+    atLeast: 1,
+  },
+  { name: 'flush.ms', brokerSynonym: 'log.flush.interval.ms', type: 'LONG', default: LONG_MAX, atLeast: 0 },
+  { name: 'retention.bytes', brokerSynonym: 'log.retention.bytes', type: 'LONG', default: '-1' },
+  {
+    name: 'retention.ms',
+    brokerSynonym: 'log.retention.ms',
+    type: 'LONG',
+    default: '604800000',
+    atLeast: -1,
+  },
+  {
+    name: 'max.message.bytes',
+    brokerSynonym: 'message.max.bytes',
+    type: 'INT',
+    default: '1048588',
+    atLeast: 0,
+  },
+  {
+    name: 'index.interval.bytes',
+    brokerSynonym: 'log.index.interval.bytes',
+    type: 'INT',
+    default: '4096',
+    atLeast: 0,
+  },
+  {
+    name: 'delete.retention.ms',
+    brokerSynonym: 'log.cleaner.delete.retention.ms',
+    type: 'LONG',
+    default: '86400000',
+    atLeast: 0,
+  },
+  {
+    name: 'min.compaction.lag.ms',
+    brokerSynonym: 'log.cleaner.min.compaction.lag.ms',
+    type: 'LONG',
+    default: '0',
+    atLeast: 0,
+  },
+  {
+    name: 'max.compaction.lag.ms',
+    brokerSynonym: 'log.cleaner.max.compaction.lag.ms',
+    type: 'LONG',
+    default: LONG_MAX,
+    atLeast: 1,
+  },
+  {
+    name: 'file.delete.delay.ms',
+    brokerSynonym: 'log.segment.delete.delay.ms',
+    type: 'LONG',
+    default: '60000',
+    atLeast: 0,
+  },
+  {
+    name: 'min.cleanable.dirty.ratio',
+    brokerSynonym: 'log.cleaner.min.cleanable.ratio',
+    type: 'DOUBLE',
+    default: '0.5',
+    atLeast: 0,
+    atMost: 1,
+  },
+  {
+    name: 'cleanup.policy',
+    brokerSynonym: 'log.cleanup.policy',
+    type: 'LIST',
+    default: 'delete',
+    validStrings: ['compact', 'delete'],
+  },
+  {
+    name: 'unclean.leader.election.enable',
+    brokerSynonym: 'unclean.leader.election.enable',
+    type: 'BOOLEAN',
+    default: 'false',
+  },
+  {
+    name: 'min.insync.replicas',
+    brokerSynonym: 'min.insync.replicas',
+    type: 'INT',
+    default: '1',
+    atLeast: 1,
+  },
+  {
+    name: 'compression.type',
+    brokerSynonym: 'compression.type',
+    type: 'STRING',
+    default: 'producer',
+    validStrings: COMPRESSION_TYPES,
+  },
+  { name: 'preallocate', brokerSynonym: 'log.preallocate', type: 'BOOLEAN', default: 'false' },
+  {
+    name: 'message.timestamp.type',
+    brokerSynonym: 'log.message.timestamp.type',
+    type: 'STRING',
+    default: 'CreateTime',
+    validStrings: ['CreateTime', 'LogAppendTime'],
+  },
+  {
+    name: 'message.timestamp.before.max.ms',
+    brokerSynonym: 'log.message.timestamp.before.max.ms',
+    type: 'LONG',
+    default: LONG_MAX,
+    atLeast: 0,
+  },
+  {
+    name: 'message.timestamp.after.max.ms',
+    brokerSynonym: 'log.message.timestamp.after.max.ms',
+    type: 'LONG',
+    default: LONG_MAX,
+    atLeast: 0,
+  },
+] satisfies TopicConfigKey[]);
 
-export const topicConfigDef = (name: string): TopicConfigDef | undefined => byName.get(name);
+export const TOPIC_CONFIGS_BY_NAME: ReadonlyMap<string, TopicConfigKey> = new Map(
+  TOPIC_CONFIGS.map((k) => [k.name, k]),
+);
+
+export function topicConfigKey(name: string): TopicConfigKey | undefined {
+  return TOPIC_CONFIGS_BY_NAME.get(name);
+}
 
 export type TopicConfigSource = 'DYNAMIC_TOPIC_CONFIG' | 'STATIC_BROKER_CONFIG' | 'DEFAULT_CONFIG';
 
@@ -61,13 +184,16 @@ export function describeTopicConfigs(
   staticBrokerConfigs: Readonly<Record<string, string>>,
 ): TopicConfigEntry[] {
   const overrides = image.configs.topic[topic] ?? {};
-  return topicConfigDefs.map((d) => {
-    const own = overrides[d.name];
-    if (own !== undefined) return { name: d.name, value: own, source: 'DYNAMIC_TOPIC_CONFIG' };
-    const fromBroker = staticBrokerConfigs[d.brokerSynonym];
-    if (fromBroker !== undefined) return { name: d.name, value: fromBroker, source: 'STATIC_BROKER_CONFIG' };
-    return { name: d.name, value: d.defaultValue, source: 'DEFAULT_CONFIG' };
-  });
+  return [...TOPIC_CONFIGS]
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .map((d) => {
+      const own = overrides[d.name];
+      if (own !== undefined) return { name: d.name, value: own, source: 'DYNAMIC_TOPIC_CONFIG' };
+      const fromBroker = staticBrokerConfigs[d.brokerSynonym];
+      if (fromBroker !== undefined)
+        return { name: d.name, value: fromBroker, source: 'STATIC_BROKER_CONFIG' };
+      return { name: d.name, value: d.default, source: 'DEFAULT_CONFIG' };
+    });
 }
 
 /** The effective value of one topic config. */
@@ -77,7 +203,7 @@ export function effectiveTopicConfig(
   name: string,
   staticBrokerConfigs: Readonly<Record<string, string>>,
 ): string | undefined {
-  const d = byName.get(name);
+  const d = TOPIC_CONFIGS_BY_NAME.get(name);
   if (!d) return image.configs.topic[topic]?.[name];
-  return image.configs.topic[topic]?.[name] ?? staticBrokerConfigs[d.brokerSynonym] ?? d.defaultValue;
+  return image.configs.topic[topic]?.[name] ?? staticBrokerConfigs[d.brokerSynonym] ?? d.default;
 }

@@ -7,7 +7,7 @@ import {
   TOPIC_CONFIGS,
   validateTopicConfigs,
 } from '../../../models/controller/index.ts';
-import { topicConfigDef } from '../../../models/metadata/index.ts';
+import { describeTopicConfigs, emptyImage } from '../../../models/metadata/index.ts';
 
 describe('ControllerConfig', () => {
   it('has Kafka’s defaults under Kafka’s names', () => {
@@ -35,11 +35,18 @@ describe('ControllerConfig', () => {
 });
 
 describe('topic configs', () => {
-  it('agree with the metadata model on every default they share', () => {
-    for (const key of TOPIC_CONFIGS) {
-      const def = topicConfigDef(key.name);
-      if (def) expect([key.name, key.default]).toEqual([key.name, def.defaultValue]);
-    }
+  it("inherit from their broker synonym (server.properties) before Kafka's default", () => {
+    const described = describeTopicConfigs(emptyImage(), 't', { 'log.segment.bytes': '536870912' });
+    expect(described.find((c) => c.name === 'segment.bytes')).toEqual({
+      name: 'segment.bytes',
+      value: '536870912',
+      source: 'STATIC_BROKER_CONFIG',
+    });
+    expect(described.find((c) => c.name === 'retention.ms')).toMatchObject({
+      value: '604800000',
+      source: 'DEFAULT_CONFIG',
+    });
+    expect(described.map((c) => c.name)).toEqual(TOPIC_CONFIGS.map((k) => k.name).sort());
   });
 
   it('accept every default', () => {
