@@ -12,7 +12,22 @@ class Pinger extends SimNode {
     this.every(100, () => {
       for (const peer of ['n1', 'n2', 'n3']) {
         if (peer === this.id) continue;
-        this.request(peer, { type: 'ping' }, (o) => (o.ok ? this.answered++ : this.timedOut++), 250);
+        const sent = this.sim.now;
+        this.request(
+          peer,
+          { type: 'ping' },
+          (o) => {
+            if (o.ok) this.answered++;
+            else this.timedOut++;
+            // The round trip depends on the seeded latency draws, so the trace hash depends on the seed.
+            this.emit('demo.pong', {
+              peer,
+              ok: o.ok,
+              rttMs: Math.round((this.sim.now - sent) * 1000) / 1000,
+            });
+          },
+          250,
+        );
       }
     });
   }

@@ -9,7 +9,8 @@ export class SimEvent {
     readonly seq: number,
     public fn: (() => void) | null,
     readonly label: string | undefined,
-    private readonly owner: EventQueue,
+    /** @internal The queue while the event is in its heap; null once popped, so a late cancel() is not counted. */
+    public owner: EventQueue | null,
   ) {}
 
   /** Cancels the event; a cancelled event never runs. Cancelling twice, or after it ran, is harmless. */
@@ -17,7 +18,7 @@ export class SimEvent {
     if (this.cancelled || this.fn === null) return;
     this.cancelled = true;
     this.fn = null;
-    this.owner.noteCancelled();
+    this.owner?.noteCancelled();
   }
 
   /** True while the event is scheduled and neither ran nor was cancelled. */
@@ -77,6 +78,7 @@ export class EventQueue {
     const n = heap.length;
     if (n === 0) return undefined;
     const top = heap[0]!;
+    top.owner = null;
     const last = heap.pop()!;
     if (n > 1) {
       heap[0] = last;

@@ -190,14 +190,45 @@ export class Network {
       (target) => {
         const targetIncarnation = target.incarnation;
         let replied = false;
+        // While the target holds the request, its crash resets the connection: the sender hears of it.
+        const onTargetDown = () => {
+          if (replied || done) return;
+          replied = true;
+          this.sim.schedule(
+            sample(this.link(this.state(to), from).latency ?? this.defaultLatency, this.dropRng),
+            () => finish({ ok: false, error: 'disconnected' }),
+            'net.reset',
+          );
+        };
+        this.holding(to).add(onTargetDown);
         target.serve(from, payload, (response) => {
           if (replied || done || !target.up || target.incarnation !== targetIncarnation) return;
           replied = true;
+          this.holding(to).delete(onTargetDown);
           this.transmit(to, from, response, () => finish({ ok: true, response: response as R }), undefined);
         });
       },
       () => finish({ ok: false, error: 'disconnected' }),
     );
+  }
+
+  private readonly held = new Map<NodeId, Set<() => void>>();
+
+  private holding(id: NodeId): Set<() => void> {
+    let set = this.held.get(id);
+    if (!set) this.held.set(id, (set = new Set()));
+    return set;
+  }
+
+  /**
+   * A node went down: every request it was holding (received, not yet answered) resets, so each sender sees
+   * `disconnected` after a network delay, as a client sees a closed connection when a process dies.
+   */
+  nodeDown(id: NodeId): void {
+    const set = this.held.get(id);
+    if (!set || set.size === 0) return;
+    this.held.set(id, new Set());
+    for (const reset of set) reset();
   }
 
   private state(id: NodeId): SenderState {

@@ -49,6 +49,7 @@ export abstract class SimNode {
     if (!this.up) return;
     this.status = 'crashed';
     this.stopActors();
+    this.sim.network.nodeDown(this.id);
     this.sim.trace.emit('node.crash', this.id);
     this.onCrash();
   }
@@ -59,6 +60,7 @@ export abstract class SimNode {
     this.onStop();
     this.status = 'stopped';
     this.stopActors();
+    this.sim.network.nodeDown(this.id);
     this.sim.trace.emit('node.stop', this.id);
   }
 
@@ -108,7 +110,7 @@ export abstract class SimNode {
     return { cancel: () => timer.cancel() };
   }
 
-  send(to: NodeId, payload: unknown): boolean {
+  sendMessage(to: NodeId, payload: unknown): boolean {
     return this.sim.network.send(this.id, to, payload);
   }
 

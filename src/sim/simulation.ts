@@ -138,16 +138,22 @@ export class Simulation {
     if (this.invariants.length > 0 && this.eventCount % this.invariantEvery === 0) this.checkInvariants();
   }
 
-  /** Stops the run in progress after the current event. */
+  /**
+   * Stops the run in progress after the current event. Outside a run it does nothing: a flag left set would
+   * silently swallow the next run.
+   */
   stop(): void {
-    this.stopped = true;
+    if (this.running) this.stopped = true;
   }
 
-  /** Runs every event up to now + duration, then sets the clock to exactly now + duration (unless stopped). */
+  /**
+   * Runs every event up to now + duration, then sets the clock to exactly now + duration (unless stopped, or
+   * maxEvents ran out first: then events before the end are still pending and the clock must not pass them).
+   */
   runFor(duration: number | string, options: { maxEvents?: number } = {}): void {
     const end = this.now + parseDuration(duration, 'runFor');
-    this.loop(end, options.maxEvents ?? Number.POSITIVE_INFINITY, undefined);
-    if (!this.stopped && this.now < end) this.now = end;
+    const outcome = this.loop(end, options.maxEvents ?? Number.POSITIVE_INFINITY, undefined);
+    if ((outcome === 'deadline' || outcome === 'drained') && this.now < end) this.now = end;
     this.stopped = false;
   }
 
