@@ -7,7 +7,12 @@ describe('kafka-producer-perf-test, 1,024,000 x 1 KiB at 5120/s, 16 partitions, 
   it('acknowledges every record exactly once and prints the tool lines', () => {
     const c = createCluster({ seed: 11, brokers: 5, storage: 'shared' });
     c.admin.createTopic({ name: 'perf', partitions: 16 });
-    const report = c.producerPerfTest({ topic: 'perf', numRecords: 1_024_000, throughput: 5120, recordSize: 1024 });
+    const report = c.producerPerfTest({
+      topic: 'perf',
+      numRecords: 1_024_000,
+      throughput: 5120,
+      recordSize: 1024,
+    });
     c.runUntil(() => report.summary !== undefined, { timeout: '260s', description: 'perf test done' });
     // About 200 s of producing, a window line every ~5 s.
     expect(c.now).toBeGreaterThan(199_000);
@@ -25,7 +30,14 @@ describe('kafka-producer-perf-test, 1,024,000 x 1 KiB at 5120/s, 16 partitions, 
       /^1024000 records sent, 51\d\d\.\d{6} records\/sec \(5\.0\d MB\/sec\), \d+\.\d\d ms avg latency, \d+\.\d\d ms max latency, \d+ ms 50th, \d+ ms 95th, \d+ ms 99th, \d+ ms 99\.9th\.\n$/,
     );
     const d = c.deliveryReport('perf-producer', 'perf');
-    expect(d).toMatchObject({ sent: 1_024_000, acknowledged: 1_024_000, failed: 0, lost: 0, duplicated: 0, unacknowledgedInLog: 0 });
+    expect(d).toMatchObject({
+      sent: 1_024_000,
+      acknowledged: 1_024_000,
+      failed: 0,
+      lost: 0,
+      duplicated: 0,
+      unacknowledgedInLog: 0,
+    });
     const total = c.partitionLogs('perf').reduce((n, log) => n + log.logEndOffset, 0);
     expect(total).toBe(1_024_000);
   });

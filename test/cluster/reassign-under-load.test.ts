@@ -10,11 +10,20 @@ describe('reassignment under load', () => {
     it(`${storage} storage: producer sees NOT_LEADER_OR_FOLLOWER, recovers, loses and duplicates nothing`, () => {
       const c = createCluster({ seed: 5, brokers: [{ id: 1 }, { id: 2 }], storage });
       c.admin.createTopic({ name: TOPIC, partitions: 8 });
-      const report = c.producerPerfTest({ topic: TOPIC, numRecords: 100_000, throughput: 5120, recordSize: 1024 });
+      const report = c.producerPerfTest({
+        topic: TOPIC,
+        numRecords: 100_000,
+        throughput: 5120,
+        recordSize: 1024,
+      });
       c.runFor('5s');
-      const movedAway = c.image.topics[TOPIC]!.partitions.map((r, p) => ({ p, leader: r.leader })).filter((x) => x.leader === 1);
+      const movedAway = c.image.topics[TOPIC]!.partitions.map((r, p) => ({ p, leader: r.leader })).filter(
+        (x) => x.leader === 1,
+      );
       expect(movedAway.length).toBeGreaterThan(0);
-      const res = c.admin.alterPartitionReassignments(movedAway.map(({ p }) => ({ topic: TOPIC, partition: p, replicas: [2] })));
+      const res = c.admin.alterPartitionReassignments(
+        movedAway.map(({ p }) => ({ topic: TOPIC, partition: p, replicas: [2] })),
+      );
       expect(res.errorCode).toBe(0);
       c.runUntil(() => report.summary !== undefined, { timeout: '60s', description: 'perf test done' });
       // Every moved partition is now on broker 2 only.
@@ -22,7 +31,13 @@ describe('reassignment under load', () => {
         expect(c.image.topics[TOPIC]!.partitions[p]).toMatchObject({ leader: 2, replicas: [2], isr: [2] });
       }
       const warns = c.output.filter((l) => l.startsWith('WARN [Producer clientId=perf-producer-client]'));
-      expect(warns.some((l) => / Error: NOT_LEADER_OR_FOLLOWER \(org\.apache\.kafka\.clients\.producer\.internals\.Sender\)\n/.test(l))).toBe(true);
+      expect(
+        warns.some((l) =>
+          / Error: NOT_LEADER_OR_FOLLOWER \(org\.apache\.kafka\.clients\.producer\.internals\.Sender\)\n/.test(
+            l,
+          ),
+        ),
+      ).toBe(true);
       expect(
         warns.some((l) =>
           l.includes(

@@ -8,13 +8,22 @@ describe('RF 3, acks=all, leader crash', () => {
     it(`seed ${seed}: new leader from the ISR, nothing acknowledged lost`, () => {
       const c = createCluster({ seed, brokers: 4, storage: 'kafka' });
       c.admin.createTopic({ name: 'orders', partitions: 3, replicationFactor: 3 });
-      const report = c.producerPerfTest({ topic: 'orders', numRecords: 60_000, throughput: 2000, recordSize: 200, name: 'p' });
+      const report = c.producerPerfTest({
+        topic: 'orders',
+        numRecords: 60_000,
+        throughput: 2000,
+        recordSize: 200,
+        name: 'p',
+      });
       c.runFor('10s');
       const before = c.image.topics.orders!.partitions[0]!;
       expect(before.isr).toHaveLength(3);
       const victim = before.leader;
       c.crashBroker(victim);
-      c.runUntil(() => (c.image.topics.orders!.partitions[0]!.leader ?? -1) !== victim, { timeout: '20s', description: 'new leader' });
+      c.runUntil(() => (c.image.topics.orders!.partitions[0]!.leader ?? -1) !== victim, {
+        timeout: '20s',
+        description: 'new leader',
+      });
       const after = c.image.topics.orders!.partitions[0]!;
       expect(before.isr).toContain(after.leader);
       expect(after.leader).not.toBe(victim);

@@ -25,7 +25,9 @@ describe('source workflow A, steps 1-3', () => {
       /^Topic: continuous-self-balancing-topic\tTopicId: [A-Za-z0-9_-]{22}\tPartitionCount: 8\tReplicationFactor: 1\tConfigs: min\.insync\.replicas=1,segment\.bytes=1073741824$/,
     );
     const leaders = before.slice(1, 9).map((line, p) => {
-      const m = new RegExp(`^\\tTopic: ${TOPIC}\\tPartition: ${p}\\tLeader: (\\d)\\tReplicas: (\\d)\\tIsr: (\\d)$`).exec(line);
+      const m = new RegExp(
+        `^\\tTopic: ${TOPIC}\\tPartition: ${p}\\tLeader: (\\d)\\tReplicas: (\\d)\\tIsr: (\\d)$`,
+      ).exec(line);
       expect(m, line).not.toBeNull();
       expect(m![1]).toBe(m![2]);
       expect(m![1]).toBe(m![3]);
@@ -41,13 +43,23 @@ describe('source workflow A, steps 1-3', () => {
         version: 1,
       }),
     );
-    const res = c.admin.alterPartitionReassignments(move.partitions.map((p) => ({ ...p, replicas: [...p.replicas] })));
+    const res = c.admin.alterPartitionReassignments(
+      move.partitions.map((p) => ({ ...p, replicas: [...p.replicas] })),
+    );
     expect(res.errorCode).toBe(0);
     expect(res.partitions.every((p) => p.errorCode === 0)).toBe(true);
-    c.runUntil(() => c.describeTopic(TOPIC).split('\n').slice(1, 9).every((l) => l.includes('\tLeader: 2\t')), {
-      timeout: '10s',
-      description: 'every partition led by broker 2',
-    });
+    c.runUntil(
+      () =>
+        c
+          .describeTopic(TOPIC)
+          .split('\n')
+          .slice(1, 9)
+          .every((l) => l.includes('\tLeader: 2\t')),
+      {
+        timeout: '10s',
+        description: 'every partition led by broker 2',
+      },
+    );
     const after = c.describeTopic(TOPIC);
     const expected = Array.from(
       { length: 8 },
