@@ -268,9 +268,11 @@ export class Broker extends SimNode {
     for (const [name, old] of Object.entries(before.topics)) {
       const now = after.topics[name];
       if (now && now.topicId === old.topicId) continue;
-      old.partitions.forEach((_, p) => this.removeReplica(`${old.topicId}:${p}`, true, undefined));
-      if (this.storageMode === 'kafka')
-        for (let p = 0; p < old.partitions.length; p++) this.localLogs.delete(`${old.topicId}:${p}`);
+      // A deleted topic: drop its replicas and (kafka storage) delete their logs.
+      for (let p = 0; p < old.partitions.length; p++) {
+        this.removeReplica(`${old.topicId}:${p}`, true, undefined);
+        if (this.storageMode === 'kafka') this.localLogs.delete(`${old.topicId}:${p}`);
+      }
     }
   }
 
