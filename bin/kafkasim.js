@@ -4,5 +4,12 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// A closed pipe (`kafkasim ... | head`) ends the command quietly, as Unix tools do.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (err) => {
+    if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw err;
+  });
+}
 const { main } = await import('../src/cli/main.ts');
 process.exitCode = await main(process.argv.slice(2));
