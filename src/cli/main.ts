@@ -3,6 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { demoCommand } from './demo.ts';
 import { type CliIO, processIO, UsageError } from './io.ts';
+import { listCommand } from './list.ts';
+import { runCommand } from './run.ts';
+import { validateCommand } from './validate.ts';
 
 export interface Command {
   summary: string;
@@ -11,6 +14,12 @@ export interface Command {
 
 export const commands: Record<string, Command> = {
   demo: { summary: 'run a small kernel demo (three nodes, a partition, a heal)', run: demoCommand },
+  run: {
+    summary: 'run a scenario file (or a shipped scenario by name) and check its expectations',
+    run: runCommand,
+  },
+  validate: { summary: 'check a scenario file without running it', run: validateCommand },
+  list: { summary: 'list the shipped scenarios', run: listCommand },
 };
 
 export function version(): string {

@@ -1,0 +1,260 @@
+// `kafkasim run <file>`: runs a scenario and prints the tool output its steps ask for, then a summary (each
+// expectation with its actual values, key metrics, virtual and wall time). Exit 0 when every expectation holds,
+// 1 when one fails, 2 when the input is invalid (bad file, bad flag), always without a stack trace.
+import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  formatIssueWithExcerpt,
+  runScenario,
+  ScenarioError,
+  type ScenarioResult,
+  type StepEvent,
+  shippedScenarioFile,
+} from '../scenario/index.ts';
+import { formatDuration, jsonlSink } from '../sim/index.ts';
+import { type CliIO, UsageError } from './io.ts';
+
+export const RUN_USAGE = `Usage: kafkasim run <file|shipped-name> [options]
+
+Runs a scenario in virtual time: prints what its steps show, then each expectation and the key metrics.
+
+Options:
+  --seed N          override the scenario's seed (an integer)
+  --set path=value  override a value of the file, e.g. --set topics.0.partitions=16 (repeatable)
+  --json            print one JSON object (scenario, seed, passed, expectations, metrics, virtualMs,
+                    wallMs, events, traceHash) and nothing else on stdout
+  --trace FILE      write every trace event to FILE as JSON lines
+  --quiet           print only the summary
+  -h, --help        show this help
+
+Exit code: 0 all expectations hold, 1 one failed, 2 invalid input.
+`;
+
+/** A path to a scenario file: as given if it exists, else a shipped scenario of that name. */
+export function resolveScenarioPath(arg: string): string {
+  if (existsSync(arg)) return arg;
+  return shippedScenarioFile(arg) ?? arg;
+}
+
+/** Prints a ScenarioError as a list of located problems; returns exit code 2. */
+export function reportScenarioError(e: ScenarioError, command: string, io: CliIO, file: string): number {
+  const n = e.issues.length;
+  io.stderr(`kafkasim ${command}: ${file} is not a valid scenario (${n} problem${n === 1 ? '' : 's'}):\n`);
+  for (const issue of e.issues) io.stderr(`${formatIssueWithExcerpt(issue)}\n`);
+  return 2;
+}
+
+interface Style {
+  dim: (s: string) => string;
+  green: (s: string) => string;
+  red: (s: string) => string;
+  bold: (s: string) => string;
+}
+
+function style(enabled: boolean): Style {
+  const wrap = (open: number, close: number) => (s: string) =>
+    enabled ? `\x1b[${open}m${s}\x1b[${close}m` : s;
+  return { dim: wrap(2, 22), green: wrap(32, 39), red: wrap(31, 39), bold: wrap(1, 22) };
+}
+
+/** `[  12.345s]` */
+function stamp(ms: number): string {
+  return `[${(ms / 1000).toFixed(3).padStart(8)}s]`;
+}
+
+function parseSeed(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^-?\d+$/.test(text.trim()) || !Number.isSafeInteger(Number(text)))
+    throw new UsageError(`--seed expects an integer, got '${text}'`);
+  return Number(text);
+}
+
+/** A trace file written in large chunks (a run can emit millions of events). */
+class TraceFile {
+  private readonly fd: number;
+  private chunks: string[] = [];
+  private size = 0;
+
+  constructor(readonly path: string) {
+    try {
+      this.fd = openSync(path, 'w');
+    } catch (e) {
+      throw new UsageError(
+        `--trace: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      );
+    }
+  }
+
+  write = (line: string): void => {
+    this.chunks.push(line);
+    this.size += line.length;
+    if (this.size >= 1 << 20) this.flush();
+  };
+
+  flush(): void {
+    if (this.chunks.length === 0) return;
+    writeSync(this.fd, this.chunks.join(''));
+    this.chunks = [];
+    this.size = 0;
+  }
+
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
+}
+
+export function runCommand(argv: string[], io: CliIO): number {
+  let values: {
+    seed?: string;
+    set?: string[];
+    json?: boolean;
+    trace?: string;
+    quiet?: boolean;
+    help?: boolean;
+  };
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      options: {
+        seed: { type: 'string' },
+        set: { type: 'string', multiple: true },
+        json: { type: 'boolean' },
+        trace: { type: 'string' },
+        quiet: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\n\n${RUN_USAGE}`);
+  }
+  if (values.help) {
+    io.stdout(RUN_USAGE);
+    return 0;
+  }
+  if (positionals.length !== 1) {
+    throw new UsageError(
+      `${positionals.length === 0 ? 'expected a scenario file' : `expected one scenario file, got ${positionals.length}`}\n\n${RUN_USAGE}`,
+    );
+  }
+  const seed = parseSeed(values.seed);
+  const json = values.json ?? false;
+  const quiet = values.quiet ?? false;
+  const color = io.isTTY && !json && !io.env.NO_COLOR;
+  const s = style(color);
+  const showProgress = io.isTTY && !json && !quiet;
+  const trace = values.trace !== undefined ? new TraceFile(values.trace) : undefined;
+
+  let progressShown = false;
+  let lastProgressWall = 0;
+  const clearProgress = () => {
+    if (progressShown) {
+      io.stderr('\r\x1b[2K');
+      progressShown = false;
+    }
+  };
+  const show = (text: string) => {
+    if (json || quiet) return;
+    clearProgress();
+    io.stdout(text);
+  };
+  const onStep = (e: StepEvent) => {
+    if (e.note) show(`${s.dim(`${stamp(e.time)} # ${e.note}`)}\n`);
+    show(`${s.dim(`${stamp(e.time)} ${e.command}${e.quiet ? '   (quiet)' : ''}`)}\n`);
+  };
+
+  const file = resolveScenarioPath(positionals[0]!);
+  let result: ScenarioResult;
+  try {
+    result = runScenario(file, {
+      ...(seed !== undefined ? { seed } : {}),
+      ...(values.set ? { set: values.set } : {}),
+      out: (line) => show(`${line}\n`),
+      onStep,
+      ...(trace ? { trace: jsonlSink(trace.write) } : {}),
+      ...(showProgress
+        ? {
+            onProgress: (p) => {
+              const now = performance.now();
+              if (now - lastProgressWall < 100) return;
+              lastProgressWall = now;
+              const width = 20;
+              const filled = Math.round((width * p.step) / Math.max(1, p.steps));
+              const bar = `${'█'.repeat(filled)}${'░'.repeat(width - filled)}`;
+              io.stderr(
+                `\r\x1b[2K${bar} step ${p.step + 1}/${p.steps}  t=${formatDuration(p.virtualMs)}  ${p.events.toLocaleString('en-US')} events`,
+              );
+              progressShown = true;
+            },
+          }
+        : {}),
+    });
+  } catch (e) {
+    clearProgress();
+    if (e instanceof ScenarioError) return reportScenarioError(e, 'run', io, file);
+    throw e;
+  } finally {
+    trace?.close();
+  }
+  clearProgress();
+
+  if (json) {
+    const {
+      scenario,
+      seed: usedSeed,
+      passed,
+      expectations,
+      metrics,
+      virtualMs,
+      wallMs,
+      events,
+      traceHash,
+    } = result;
+    io.stdout(
+      `${JSON.stringify({ scenario, seed: usedSeed, passed, expectations, metrics, virtualMs, wallMs, events, traceHash })}\n`,
+    );
+  } else io.stdout(summary(result, s, trace?.path));
+  return result.passed ? 0 : 1;
+}
+
+function compact(value: unknown): string {
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+}
+
+/** The human summary: expectations, metrics, time. */
+export function summary(r: ScenarioResult, s: Style, traceFile?: string): string {
+  const lines: string[] = [''];
+  const passedCount = r.expectations.filter((e) => e.passed).length;
+  lines.push(s.bold(`Expectations (${passedCount}/${r.expectations.length} passed)`));
+  for (const e of r.expectations) {
+    lines.push(`  ${e.passed ? s.green('PASS') : s.red('FAIL')}  ${e.name}`);
+    lines.push(`        expected ${e.expected}`);
+    lines.push(`        actual   ${compact(e.actual)}`);
+  }
+  const metrics = Object.entries(r.metrics);
+  if (metrics.length > 0) {
+    lines.push(s.bold('Metrics'));
+    const width = Math.max(...metrics.map(([k]) => k.length));
+    for (const [k, v] of metrics) lines.push(`  ${k.padEnd(width)}  ${v === null ? '-' : v}`);
+  }
+  const speedUp = r.wallMs > 0 ? r.virtualMs / r.wallMs : Number.POSITIVE_INFINITY;
+  lines.push(
+    `Simulated ${formatDuration(r.virtualMs)} of virtual time in ${formatDuration(r.wallMs)} wall (${speedUp >= 10 ? Math.round(speedUp) : speedUp.toFixed(1)}x real time), ${r.events.toLocaleString('en-US')} events; seed ${r.seed}, trace hash ${r.traceHash}`,
+  );
+  if (traceFile) lines.push(`Trace written to ${traceFile}`);
+  const failed = r.expectations.length - passedCount;
+  lines.push(
+    r.passed
+      ? s.green(s.bold(`PASSED: ${r.scenario}`))
+      : s.red(
+          s.bold(
+            `FAILED: ${r.scenario} (${failed} of ${r.expectations.length} expectation${r.expectations.length === 1 ? '' : 's'} failed)`,
+          ),
+        ),
+  );
+  return `${lines.join('\n')}\n`;
+}

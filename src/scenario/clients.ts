@@ -1,0 +1,252 @@
+// The clients a scenario declares, created when they start: steady producers (a workload at a fixed rate),
+// consumers in assign mode, and kafka-producer-perf-test runs. Keeps what conditions and metrics read from them.
+import type {
+  Consumer,
+  ConsumerConfigInput,
+  Producer,
+  ProducerConfigInput,
+} from '../../models/clients/index.ts';
+import type { Cluster, PerfProducerReport } from '../cluster/index.ts';
+import type { ConsumerSpec, PerfProducerSpec, ProducerSpec, ScenarioSpec } from './types.ts';
+
+/** Records are generated in ticks of this many virtual ms, as many as are due (events follow ticks, not records). */
+const TICK_MS = 10;
+
+/** A producer sending `rate` records/s until stopped or `records` were sent. */
+class SteadyWorkload {
+  generated = 0;
+  private startTime = 0;
+  private ticker: { cancel(): void } | undefined;
+
+  constructor(
+    readonly producer: Producer,
+    readonly spec: ProducerSpec,
+  ) {}
+
+  start(): void {
+    this.startTime = this.producer.sim.now;
+    this.tick();
+    this.ticker = this.producer.every(TICK_MS, () => this.tick(), 'scenario.producer.tick');
+  }
+
+  stop(): void {
+    this.ticker?.cancel();
+    this.ticker = undefined;
+  }
+
+  private tick(): void {
+    const { spec, producer } = this;
+    const limit = spec.records ?? Number.POSITIVE_INFINITY;
+    const elapsed = producer.sim.now - this.startTime;
+    const due = Math.min(limit, Math.floor((elapsed * spec.rate) / 1000) + 1) - this.generated;
+    if (due > 0) {
+      const size = spec.recordSize ?? 100;
+      if (spec.keys === 'sequence') {
+        for (let i = 0; i < due; i++) {
+          const n = this.generated + i;
+          producer.send({
+            topic: spec.topic,
+            key: `key-${n}`,
+            valueBytes: size,
+            ...(spec.partition !== undefined ? { partition: spec.partition } : {}),
+          });
+        }
+      } else producer.sendMany(spec.topic, due, size, spec.partition);
+      this.generated += due;
+    }
+    if (this.generated >= limit) {
+      producer.flush();
+      this.stop();
+    }
+  }
+}
+
+type Handle =
+  | { kind: 'producer'; spec: ProducerSpec; producer?: Producer; workload?: SteadyWorkload }
+  | { kind: 'consumer'; spec: ConsumerSpec; consumer?: Consumer }
+  | { kind: 'perfProducer'; spec: PerfProducerSpec; report?: PerfProducerReport };
+
+export interface PerfStats {
+  done: boolean;
+  completed: number;
+  /** From the summary line, once the test finished. */
+  recordsPerSec?: number;
+  avgLatencyMs?: number;
+  maxLatencyMs?: number;
+  /** The lowest records/sec of a progress line. */
+  minRecordsPerSec?: number;
+}
+
+export class ScenarioClients {
+  private readonly handles = new Map<string, Handle>();
+
+  constructor(
+    private readonly cluster: Cluster,
+    spec: ScenarioSpec,
+  ) {
+    for (const p of spec.clients?.producers ?? []) this.handles.set(p.name, { kind: 'producer', spec: p });
+    for (const c of spec.clients?.consumers ?? []) this.handles.set(c.name, { kind: 'consumer', spec: c });
+    for (const p of spec.clients?.perfProducers ?? [])
+      this.handles.set(p.name, { kind: 'perfProducer', spec: p });
+  }
+
+  names(): string[] {
+    return [...this.handles.keys()];
+  }
+
+  autoStartNames(): string[] {
+    return [...this.handles.values()].filter((h) => h.spec.autoStart).map((h) => h.spec.name);
+  }
+
+  private handle(name: string): Handle {
+    const h = this.handles.get(name);
+    if (!h) throw new Error(`no client '${name}'`);
+    return h;
+  }
+
+  isStarted(name: string): boolean {
+    const h = this.handle(name);
+    return h.kind === 'producer' ? !!h.producer : h.kind === 'consumer' ? !!h.consumer : !!h.report;
+  }
+
+  /** Creates and starts a client; starting one that already runs is an error (as it would be a second process). */
+  start(name: string): void {
+    const h = this.handle(name);
+    if (this.isStarted(name)) {
+      if (h.kind === 'consumer' && h.consumer && !h.consumer.up) {
+        h.consumer.start();
+        return;
+      }
+      throw new Error(`client '${name}' was already started`);
+    }
+    const flavour = h.spec.flavour ?? 'java';
+    if (h.kind === 'producer') {
+      h.producer = this.cluster.producer(name, {
+        flavour,
+        config: (h.spec.config ?? {}) as ProducerConfigInput,
+        keepContent: false,
+      });
+      h.workload = new SteadyWorkload(h.producer, h.spec);
+      h.workload.start();
+    } else if (h.kind === 'consumer') {
+      h.consumer = this.cluster.consumer(name, {
+        flavour,
+        config: (h.spec.config ?? {}) as ConsumerConfigInput,
+      });
+      const topic = this.cluster.image.topics[h.spec.topic];
+      const partitions = h.spec.partitions ?? topic?.partitions.map((_, i) => i) ?? [];
+      h.consumer.assign(partitions.map((partition) => ({ topic: h.spec.topic, partition })));
+    } else {
+      h.report = this.cluster.producerPerfTest({
+        name,
+        topic: h.spec.topic,
+        numRecords: h.spec.numRecords,
+        throughput: h.spec.throughput,
+        recordSize: h.spec.recordSize,
+        flavour,
+        ...(h.spec.config ? { config: h.spec.config as ProducerConfigInput } : {}),
+      });
+    }
+  }
+
+  /** Stops generating (records already handed to a producer still complete); a consumer stops. */
+  stop(name: string): void {
+    const h = this.handle(name);
+    if (h.kind === 'producer') h.workload?.stop();
+    else if (h.kind === 'consumer') h.consumer?.stop();
+    else h.report?.workload.stop();
+  }
+
+  private producerOf(name: string): Producer | undefined {
+    const h = this.handle(name);
+    if (h.kind === 'producer') return h.producer;
+    if (h.kind === 'perfProducer') return h.report?.workload.producer;
+    return undefined;
+  }
+
+  /** Cheap counters (no log scan). */
+  counters(name: string): Record<'sent' | 'acknowledged' | 'failed', number> {
+    const p = this.producerOf(name);
+    return { sent: p?.recordsSent ?? 0, acknowledged: p?.recordsAcked ?? 0, failed: p?.recordsFailed ?? 0 };
+  }
+
+  /** Exact accounting against the partition logs (scans them). */
+  delivery(name: string): Record<'sent' | 'acknowledged' | 'failed' | 'lost' | 'duplicated', number> {
+    if (!this.producerOf(name)) return { sent: 0, acknowledged: 0, failed: 0, lost: 0, duplicated: 0 };
+    const d = this.cluster.deliveryReport(name);
+    return {
+      sent: d.sent,
+      acknowledged: d.acknowledged,
+      failed: d.failed,
+      lost: d.lost,
+      duplicated: d.duplicated,
+    };
+  }
+
+  errorCounts(name: string): Record<string, number> {
+    const counts = this.producerOf(name)?.errorCounts ?? {};
+    return Object.fromEntries(
+      Object.entries(counts)
+        .filter(([, n]) => n !== undefined)
+        .sort(([a], [b]) => (a < b ? -1 : 1)),
+    ) as Record<string, number>;
+  }
+
+  errorCount(name: string, error?: string): number {
+    const counts = this.errorCounts(name);
+    if (error !== undefined) return counts[error] ?? 0;
+    return Object.values(counts).reduce((a, b) => a + b, 0);
+  }
+
+  consumerStats(name: string): Record<'consumed' | 'lag', number> {
+    const h = this.handle(name);
+    const c = h.kind === 'consumer' ? h.consumer : undefined;
+    return { consumed: c?.recordsConsumed ?? 0, lag: c?.lag ?? 0 };
+  }
+
+  perfStats(name: string): PerfStats {
+    const h = this.handle(name);
+    const report = h.kind === 'perfProducer' ? h.report : undefined;
+    if (!report) return { done: false, completed: 0 };
+    const stats: PerfStats = { done: report.workload.done, completed: report.workload.completed };
+    if (report.windows.length > 0)
+      stats.minRecordsPerSec = Math.min(...report.windows.map((w) => w.recordsPerSec));
+    // kafka-producer-perf-test's summary: "N records sent, R records/sec (M MB/sec), A ms avg latency, X ms max latency, ..."
+    const m = report.summary
+      ? /records sent, ([\d.]+) records\/sec \([\d.]+ MB\/sec\), ([\d.]+) ms avg latency, ([\d.]+) ms max latency/.exec(
+          report.summary,
+        )
+      : null;
+    if (m) {
+      stats.recordsPerSec = Number(m[1]);
+      stats.avgLatencyMs = Number(m[2]);
+      stats.maxLatencyMs = Number(m[3]);
+    } else if (report.windows.length > 0)
+      stats.maxLatencyMs = Math.max(...report.windows.map((w) => w.maxLatencyMs));
+    return stats;
+  }
+
+  /** The built-in metrics of every client that ran. */
+  metrics(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const [name, h] of this.handles) {
+      if (!this.isStarted(name)) continue;
+      if (h.kind === 'consumer') {
+        const s = this.consumerStats(name);
+        out[`${name}.consumed`] = s.consumed;
+        out[`${name}.lag`] = s.lag;
+        continue;
+      }
+      const d = this.delivery(name);
+      for (const [k, v] of Object.entries(d)) out[`${name}.${k}`] = v;
+      out[`${name}.produceErrors`] = this.errorCount(name);
+      if (h.kind === 'perfProducer') {
+        const s = this.perfStats(name);
+        for (const k of ['recordsPerSec', 'avgLatencyMs', 'maxLatencyMs', 'minRecordsPerSec'] as const) {
+          if (s[k] !== undefined) out[`${name}.${k}`] = s[k];
+        }
+      }
+    }
+    return out;
+  }
+}

@@ -1,0 +1,395 @@
+// Conditions (for waitUntil and expectations) and metrics: each measures something on the running cluster and
+// reports what it expected next to what it found, so a failed expectation explains itself.
+
+import type { MetadataImage, PartitionRegistration } from '../../models/metadata/index.ts';
+import type { Cluster } from '../cluster/index.ts';
+import { parseDuration } from '../sim/index.ts';
+import type { ScenarioClients } from './clients.ts';
+import type { Comparison, Condition, MetricSpec } from './types.ts';
+
+/** What a step left behind for conditions that refer to it by label. */
+export interface StepRecord {
+  index: number;
+  label: string | undefined;
+  action: string;
+  /** When the step started and ended, in ms since the timeline started (undefined until it did). */
+  start: number | undefined;
+  end: number | undefined;
+  status: 'ok' | 'failed' | 'timed-out' | 'skipped';
+  /** The broker the step acted on (crashBroker, restartBroker, slowBroker). */
+  broker?: number;
+  /** The controller's committed image when the step started. */
+  image?: MetadataImage;
+  error?: string;
+}
+
+export interface EvalContext {
+  cluster: Cluster;
+  clients: ScenarioClients;
+  brokerIds: readonly number[];
+  steps: ReadonlyMap<string, StepRecord>;
+  /** Set when the run stopped on an invariant violation. */
+  invariantViolation: string | undefined;
+}
+
+export interface Outcome {
+  passed: boolean;
+  expected: string;
+  actual: unknown;
+}
+
+// ---- comparisons ----------------------------------------------------------------------------------------------
+
+export function compare(value: number, cmp: Comparison): boolean {
+  if (typeof cmp === 'number') return value === cmp;
+  return (
+    (cmp.eq === undefined || value === cmp.eq) &&
+    (cmp.ne === undefined || value !== cmp.ne) &&
+    (cmp.gt === undefined || value > cmp.gt) &&
+    (cmp.gte === undefined || value >= cmp.gte) &&
+    (cmp.lt === undefined || value < cmp.lt) &&
+    (cmp.lte === undefined || value <= cmp.lte)
+  );
+}
+
+const OPS = { eq: '=', ne: '!=', gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+export function describeComparison(subject: string, cmp: Comparison): string {
+  if (typeof cmp === 'number') return `${subject} = ${cmp}`;
+  return (Object.keys(OPS) as (keyof typeof OPS)[])
+    .filter((k) => cmp[k] !== undefined)
+    .map((k) => `${subject} ${OPS[k]} ${cmp[k]}`)
+    .join(' and ');
+}
+
+// ---- metadata helpers -----------------------------------------------------------------------------------------
+
+function partitionsOf(
+  image: MetadataImage,
+  topic: string | undefined,
+): { topic: string; p: PartitionRegistration }[] {
+  const out: { topic: string; p: PartitionRegistration }[] = [];
+  for (const name of Object.keys(image.topics).sort()) {
+    if (topic !== undefined && name !== topic) continue;
+    for (const p of image.topics[name]!.partitions) out.push({ topic: name, p });
+  }
+  return out;
+}
+
+function selected(
+  image: MetadataImage,
+  topic: string,
+  partitions: readonly number[] | undefined,
+): PartitionRegistration[] {
+  const t = image.topics[topic];
+  if (!t) return [];
+  return partitions
+    ? partitions.map((i) => t.partitions[i]).filter((p) => p !== undefined)
+    : [...t.partitions];
+}
+
+function perBroker(
+  image: MetadataImage,
+  brokerIds: readonly number[],
+  topic: string | undefined,
+  count: (p: PartitionRegistration) => readonly number[],
+): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const id of brokerIds) counts[id] = 0;
+  for (const { p } of partitionsOf(image, topic)) {
+    for (const b of count(p)) if (b >= 0) counts[b] = (counts[b] ?? 0) + 1;
+  }
+  return counts;
+}
+
+const leadersOf = (p: PartitionRegistration) => [p.leader];
+const replicasOf = (p: PartitionRegistration) => p.replicas;
+
+function skew(counts: Record<string, number>): number {
+  const v = Object.values(counts);
+  return v.length === 0 ? 0 : Math.max(...v) - Math.min(...v);
+}
+
+/** The log that holds a partition's records: its leader's (kafka storage) or the shared one. */
+export function partitionLog(cluster: Cluster, topic: string, partition: number) {
+  const t = cluster.image.topics[topic];
+  if (!t) return undefined;
+  const reg = t.partitions[partition];
+  if (!reg) return undefined;
+  if (cluster.shared) return cluster.shared.get(t.topicId, partition);
+  if (reg.leader < 0) return undefined;
+  return cluster.brokers.get(reg.leader)?.replicas.get(`${t.topicId}:${partition}`)?.log;
+}
+
+function offsetSum(
+  cluster: Cluster,
+  topic: string,
+  partitions: readonly number[] | undefined,
+  field: 'highWatermark' | 'logEndOffset',
+): number {
+  const t = cluster.image.topics[topic];
+  if (!t) return 0;
+  const indices = partitions ?? t.partitions.map((_, i) => i);
+  let sum = 0;
+  for (const i of indices) sum += partitionLog(cluster, topic, i)?.[field] ?? 0;
+  return sum;
+}
+
+// ---- conditions -----------------------------------------------------------------------------------------------
+
+/** Checks a list of named comparisons; the outcome shows every measured field. */
+function fields(
+  subject: string,
+  measured: Record<string, number>,
+  cmps: Record<string, Comparison | undefined>,
+): Outcome {
+  const expected: string[] = [];
+  const actual: Record<string, number> = {};
+  let passed = true;
+  for (const [k, cmp] of Object.entries(cmps)) {
+    if (cmp === undefined) continue;
+    const value = measured[k]!;
+    expected.push(describeComparison(k, cmp));
+    actual[k] = value;
+    if (!compare(value, cmp)) passed = false;
+  }
+  return { passed, expected: `${subject}: ${expected.join(', ')}`, actual };
+}
+
+export function evaluate(c: Condition, ctx: EvalContext): Outcome {
+  const { cluster } = ctx;
+  const image = cluster.image;
+  if (c.leadersPerBroker || c.replicasPerBroker) {
+    const spec = (c.leadersPerBroker ?? c.replicasPerBroker)!;
+    const what = c.leadersPerBroker ? 'leaders' : 'replicas';
+    const counts = perBroker(image, ctx.brokerIds, spec.topic, c.leadersPerBroker ? leadersOf : replicasOf);
+    const parts: string[] = [];
+    let passed = true;
+    if (spec.equals) {
+      const want: Record<string, number> = {};
+      for (const id of ctx.brokerIds) want[id] = spec.equals[id] ?? 0;
+      parts.push(`${what} per broker = ${JSON.stringify(want)}`);
+      if (Object.keys(want).some((id) => want[id] !== counts[id])) passed = false;
+    }
+    if (spec.maxSkew !== undefined) {
+      parts.push(`max - min ${what} per broker <= ${spec.maxSkew}`);
+      if (skew(counts) > spec.maxSkew) passed = false;
+    }
+    const scope = spec.topic ? ` (${spec.topic})` : '';
+    return { passed, expected: parts.join(' and ') + scope, actual: counts };
+  }
+  if (c.ledBy) {
+    const ps = selected(image, c.ledBy.topic, c.ledBy.partitions);
+    const leaders = ps.map((p) => p.leader);
+    return {
+      passed: ps.length > 0 && leaders.every((l) => l === c.ledBy!.broker),
+      expected: `every partition of ${c.ledBy.topic}${c.ledBy.partitions ? ` ${JSON.stringify(c.ledBy.partitions)}` : ''} led by broker ${c.ledBy.broker}`,
+      actual: { leaders },
+    };
+  }
+  if (c.leaderFromIsr) {
+    const spec = c.leaderFromIsr;
+    const since = ctx.steps.get(spec.since);
+    const then = since?.image;
+    if (!then) {
+      return {
+        passed: false,
+        expected: `leaders from the ISR at step '${spec.since}'`,
+        actual: `step '${spec.since}' did not run`,
+      };
+    }
+    const before = selected(then, spec.topic, spec.partitions);
+    const now = selected(image, spec.topic, spec.partitions);
+    const rows = now.map((p) => {
+      const old = before.find((b) => b.partition === p.partition);
+      const up = p.leader >= 0 && (cluster.brokers.get(p.leader)?.up ?? false);
+      return {
+        partition: p.partition,
+        leader: p.leader,
+        isrBefore: old ? [...old.isr] : [],
+        ok: up && !!old?.isr.includes(p.leader),
+      };
+    });
+    return {
+      passed: rows.length > 0 && rows.every((r) => r.ok),
+      expected: `every partition of ${spec.topic} led by a live broker from its ISR at step '${spec.since}'`,
+      actual: rows.map(({ partition, leader, isrBefore }) => ({ partition, leader, isrBefore })),
+    };
+  }
+  if (c.isr) {
+    const spec = c.isr;
+    const ps = selected(image, spec.topic, spec.partitions);
+    const expected: string[] = [];
+    if (spec.size !== undefined) expected.push(describeComparison('ISR size', spec.size));
+    if (spec.includes !== undefined) expected.push(`ISR includes ${spec.includes}`);
+    if (spec.excludes !== undefined) expected.push(`ISR excludes ${spec.excludes}`);
+    const ok = (p: PartitionRegistration) =>
+      (spec.size === undefined || compare(p.isr.length, spec.size)) &&
+      (spec.includes === undefined || p.isr.includes(spec.includes)) &&
+      (spec.excludes === undefined || !p.isr.includes(spec.excludes));
+    return {
+      passed: ps.length > 0 && ps.every(ok),
+      expected: `every partition of ${spec.topic}: ${expected.join(', ')}`,
+      actual: Object.fromEntries(ps.map((p) => [p.partition, [...p.isr]])),
+    };
+  }
+  if (c.offsets) {
+    const o = c.offsets;
+    return fields(
+      `${o.topic}${o.partitions ? ` ${JSON.stringify(o.partitions)}` : ''} (sum over partitions)`,
+      {
+        highWatermark: offsetSum(cluster, o.topic, o.partitions, 'highWatermark'),
+        logEndOffset: offsetSum(cluster, o.topic, o.partitions, 'logEndOffset'),
+      },
+      { highWatermark: o.highWatermark, logEndOffset: o.logEndOffset },
+    );
+  }
+  if (c.reassignments) {
+    const n = partitionsOf(image, c.reassignments.topic).filter(
+      ({ p }) => p.addingReplicas.length > 0 || p.removingReplicas.length > 0,
+    ).length;
+    return {
+      passed: compare(n, c.reassignments.count),
+      expected: describeComparison(
+        `partitions being reassigned${c.reassignments.topic ? ` in ${c.reassignments.topic}` : ''}`,
+        c.reassignments.count,
+      ),
+      actual: n,
+    };
+  }
+  if (c.partitionCount) {
+    const n = image.topics[c.partitionCount.topic]?.partitions.length ?? 0;
+    return {
+      passed: compare(n, c.partitionCount.count),
+      expected: describeComparison(`partitions of ${c.partitionCount.topic}`, c.partitionCount.count),
+      actual: n,
+    };
+  }
+  if (c.delivery) {
+    const d = c.delivery;
+    const cheap = d.lost === undefined && d.duplicated === undefined;
+    const measured = cheap ? ctx.clients.counters(d.producer) : ctx.clients.delivery(d.producer);
+    return fields(`producer ${d.producer}`, measured, {
+      sent: d.sent,
+      acknowledged: d.acknowledged,
+      failed: d.failed,
+      lost: d.lost,
+      duplicated: d.duplicated,
+    });
+  }
+  if (c.producerErrors) {
+    const e = c.producerErrors;
+    const n = ctx.clients.errorCount(e.producer, e.error);
+    return {
+      passed: compare(n, e.count),
+      expected: describeComparison(`${e.error ?? 'produce errors'} seen by ${e.producer}`, e.count),
+      actual: e.error ? n : { total: n, byError: ctx.clients.errorCounts(e.producer) },
+    };
+  }
+  if (c.consumer) {
+    const s = c.consumer;
+    return fields(`consumer ${s.name}`, ctx.clients.consumerStats(s.name), {
+      consumed: s.consumed,
+      lag: s.lag,
+    });
+  }
+  if (c.perf) {
+    const s = c.perf;
+    const stats = ctx.clients.perfStats(s.name);
+    const expected: string[] = [];
+    const actual: Record<string, unknown> = {};
+    let passed = true;
+    if (s.done !== undefined) {
+      expected.push(`done = ${s.done}`);
+      actual.done = stats.done;
+      if (stats.done !== s.done) passed = false;
+    }
+    for (const k of ['completed', 'minRecordsPerSec', 'maxLatencyMs'] as const) {
+      const cmp = s[k];
+      if (cmp === undefined) continue;
+      const value = stats[k];
+      expected.push(describeComparison(k, cmp));
+      actual[k] = value ?? null;
+      if (value === undefined || !compare(value, cmp)) passed = false;
+    }
+    return { passed, expected: `perf producer ${s.name}: ${expected.join(', ')}`, actual };
+  }
+  if (c.timing) {
+    const t = c.timing;
+    const ms = timingMs(t, ctx);
+    const bounds = [
+      t.min !== undefined ? `>= ${t.min}` : undefined,
+      t.max !== undefined ? `<= ${t.max}` : undefined,
+    ].filter(Boolean);
+    const expected = `time from ${t.from ? `step '${t.from}'` : 'the start'} to the end of step '${t.to}' ${bounds.join(' and ')}`;
+    if (ms === undefined) return { passed: false, expected, actual: `step '${t.to}' did not finish` };
+    const passed =
+      (t.min === undefined || ms >= parseDuration(t.min)) &&
+      (t.max === undefined || ms <= parseDuration(t.max));
+    return { passed, expected, actual: `${round(ms)}ms` };
+  }
+  if (c.invariants) {
+    return {
+      passed: ctx.invariantViolation === undefined,
+      expected: 'no invariant violated',
+      actual: ctx.invariantViolation ?? 'none violated',
+    };
+  }
+  if (c.all) {
+    const results = c.all.map((x) => evaluate(x, ctx));
+    return {
+      passed: results.every((r) => r.passed),
+      expected: `all of: ${results.map((r) => r.expected).join('; ')}`,
+      actual: results.map((r) => r.actual),
+    };
+  }
+  if (c.any) {
+    const results = c.any.map((x) => evaluate(x, ctx));
+    return {
+      passed: results.some((r) => r.passed),
+      expected: `any of: ${results.map((r) => r.expected).join('; ')}`,
+      actual: results.map((r) => r.actual),
+    };
+  }
+  if (c.not) {
+    const r = evaluate(c.not, ctx);
+    return { passed: !r.passed, expected: `not (${r.expected})`, actual: r.actual };
+  }
+  throw new Error(`unknown condition ${JSON.stringify(c)}`);
+}
+
+function timingMs(t: { from?: string; to: string }, ctx: EvalContext): number | undefined {
+  const to = ctx.steps.get(t.to)?.end;
+  if (to === undefined) return undefined;
+  const from = t.from === undefined ? 0 : ctx.steps.get(t.from)?.start;
+  return from === undefined ? undefined : to - from;
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+// ---- metrics --------------------------------------------------------------------------------------------------
+
+export function measure(m: MetricSpec, ctx: EvalContext): number | null {
+  if (m.delivery) {
+    const f = m.delivery.field;
+    if (f === 'lost' || f === 'duplicated') return ctx.clients.delivery(m.delivery.producer)[f];
+    return ctx.clients.counters(m.delivery.producer)[f];
+  }
+  if (m.producerErrors) return ctx.clients.errorCount(m.producerErrors.producer, m.producerErrors.error);
+  if (m.leadersPerBroker) {
+    const counts = Object.values(
+      perBroker(ctx.cluster.image, ctx.brokerIds, m.leadersPerBroker.topic, leadersOf),
+    );
+    if (m.leadersPerBroker.stat === 'max') return Math.max(...counts);
+    if (m.leadersPerBroker.stat === 'min') return Math.min(...counts);
+    return Math.max(...counts) - Math.min(...counts);
+  }
+  if (m.consumer) return ctx.clients.consumerStats(m.consumer.name)[m.consumer.field]!;
+  if (m.perf) return ctx.clients.perfStats(m.perf.name)[m.perf.field] ?? null;
+  if (m.offsets) return offsetSum(ctx.cluster, m.offsets.topic, m.offsets.partitions, m.offsets.field);
+  if (m.timing) {
+    const ms = timingMs(m.timing, ctx);
+    return ms === undefined ? null : round(ms);
+  }
+  throw new Error(`unknown metric ${JSON.stringify(m)}`);
+}

@@ -1,0 +1,14 @@
+// Writes schema/scenario.schema.json from schema.ts, formatted as the repository's biome formats JSON:
+// `npx tsx src/scenario/emit-schema.ts`. (test/scenario/schema.test.ts fails when the file is out of date.)
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { scenarioSchema } from './schema.ts';
+
+export const SCHEMA_FILE = fileURLToPath(new URL('../../schema/scenario.schema.json', import.meta.url));
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  writeFileSync(SCHEMA_FILE, `${JSON.stringify(scenarioSchema, null, 2)}\n`);
+  spawnSync('npx', ['biome', 'format', '--write', SCHEMA_FILE], { stdio: 'inherit' });
+  console.log(`wrote ${SCHEMA_FILE}`);
+}

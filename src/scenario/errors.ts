@@ -1,0 +1,92 @@
+// Errors in a scenario: every problem names where it is (file:line:column, or the --set flag that caused it),
+// the path inside the document, and what was expected, so that a user can fix the file without guessing.
+
+/** One problem with a scenario, located as precisely as the input allows. */
+export interface ScenarioIssue {
+  /** The file, `<inline>` for an object, or `--set <path>=<value>` when an override caused it. */
+  source: string;
+  /** 1-based; absent when the location is not in a file (inline objects, --set). */
+  line?: number;
+  column?: number;
+  /** The path inside the document, in --set syntax (`topics.0.partitions`); '' for the whole document. */
+  path: string;
+  message: string;
+  /** The source line the problem is on (for a caret under the column), when known. */
+  excerpt?: string;
+}
+
+/** Renders a path (string keys and array indices) in --set syntax; keys with dots are bracketed and quoted. */
+export function formatPath(path: readonly (string | number)[]): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += out ? `.${seg}` : String(seg);
+    else if (/^[A-Za-z0-9_-]+$/.test(seg)) out += out ? `.${seg}` : seg;
+    else out += `[${JSON.stringify(seg)}]`;
+  }
+  return out;
+}
+
+export function formatIssue(issue: ScenarioIssue): string {
+  const where =
+    issue.line !== undefined ? `${issue.source}:${issue.line}:${issue.column ?? 1}` : `${issue.source}`;
+  // A problem with the file as a whole (it cannot be read) has neither a position nor a path.
+  if (issue.path === '' && issue.line === undefined) return `${where}: ${issue.message}`;
+  const path = issue.path === '' ? '(document)' : issue.path;
+  return `${where}: ${path}: ${issue.message}`;
+}
+
+/** The issue with the offending source line and a caret under the column. */
+export function formatIssueWithExcerpt(issue: ScenarioIssue): string {
+  const head = formatIssue(issue);
+  if (issue.excerpt === undefined || issue.line === undefined) return head;
+  const gutter = String(issue.line);
+  const caret = `${' '.repeat(gutter.length)} | ${' '.repeat(Math.max(0, (issue.column ?? 1) - 1))}^`;
+  return `${head}\n  ${gutter} | ${issue.excerpt}\n  ${caret}`;
+}
+
+/** A scenario that cannot run as written: invalid YAML, a schema violation, or a reference to nothing. */
+export class ScenarioError extends Error {
+  override name = 'ScenarioError';
+  constructor(readonly issues: readonly ScenarioIssue[]) {
+    super(issues.map(formatIssue).join('\n'));
+  }
+}
+
+/** Describes a value for "found ..." in messages: `string "x"`, `integer 3`, `a list`, `a mapping`. */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return 'nothing (null)';
+  if (Array.isArray(value)) return `a list of ${value.length} item${value.length === 1 ? '' : 's'}`;
+  if (typeof value === 'object') return 'a mapping';
+  if (typeof value === 'string')
+    return `string ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)}`;
+  if (typeof value === 'number') return Number.isInteger(value) ? `integer ${value}` : `number ${value}`;
+  return `${typeof value} ${String(value)}`;
+}
+
+/** Closest candidate by edit distance, for "did you mean" hints (only when it is close enough to help). */
+export function didYouMean(word: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const c of candidates) {
+    const d = editDistance(word.toLowerCase(), c.toLowerCase());
+    if (d < bestDistance) {
+      best = c;
+      bestDistance = d;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(1, Math.floor(word.length / 3)) ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let diag = prev[0]!;
+    prev[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const up = prev[j]!;
+      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diag = up;
+    }
+  }
+  return prev[b.length]!;
+}

@@ -1,0 +1,487 @@
+// Checks the schema cannot express: that every broker, topic, client and step label a scenario names exists,
+// that configs are ones Kafka accepts, that step times make sense, and that reassignment JSON is what
+// kafka-reassign-partitions would accept. Each problem is located like a schema error.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { brokerDefaults } from '../../models/broker/index.ts';
+import { type ClientFlavour, consumerConfig, producerConfig } from '../../models/clients/index.ts';
+import { DEFAULT_CONTROLLER_CONFIG, validateTopicConfigs } from '../../models/controller/index.ts';
+import { FormatInputError, parseReassignmentJson, type ReassignmentJson } from '../format/index.ts';
+import { parseDuration } from '../sim/index.ts';
+import { didYouMean, type ScenarioIssue } from './errors.ts';
+import type { DocPath, ScenarioSource } from './source.ts';
+import type { Condition, ConfigValue, MetricSpec, NodeRef, ScenarioSpec, StepSpec } from './types.ts';
+
+/** Node ids the cluster itself uses; clients may not take them. */
+export const CONTROLLER_NODE_NAME = 'controller';
+const RESERVED_CLIENT_NAMES = /^(broker-\d+|controller(-\d+)?|admin)$/;
+
+export interface CheckedReferences {
+  /** Broker ids of the cluster, in order. */
+  brokerIds: number[];
+  /** Parsed reassignment JSON per timeline index. */
+  reassignments: Map<number, ReassignmentJson>;
+}
+
+type ClientKind = 'producer' | 'consumer' | 'perfProducer';
+
+export function brokerIdsOf(spec: ScenarioSpec): number[] {
+  const b = spec.cluster?.brokers ?? 3;
+  if (typeof b === 'number')
+    return Array.from({ length: b }, (_, i) => (spec.cluster?.firstBrokerId ?? 0) + i);
+  return b.map((x) => x.id);
+}
+
+export function checkReferences(
+  spec: ScenarioSpec,
+  source: ScenarioSource,
+  baseDir: string,
+): { issues: ScenarioIssue[]; refs: CheckedReferences } {
+  const issues: ScenarioIssue[] = [];
+  const report = (path: DocPath, message: string, key = false) =>
+    issues.push(source.issue(path, message, { key }));
+  const brokerIds = brokerIdsOf(spec);
+  const brokers = new Set(brokerIds);
+  const brokerList = brokerIds.join(', ');
+  const reassignments = new Map<number, ReassignmentJson>();
+
+  // ---- cluster ------------------------------------------------------------------------------------------------
+  if (Array.isArray(spec.cluster?.brokers)) {
+    const seen = new Set<number>();
+    spec.cluster.brokers.forEach((b, i) => {
+      if (seen.has(b.id)) report(['cluster', 'brokers', i, 'id'], `broker id ${b.id} is used twice`);
+      seen.add(b.id);
+    });
+    if (spec.cluster.firstBrokerId !== undefined)
+      report(
+        ['cluster', 'firstBrokerId'],
+        'firstBrokerId applies only when brokers is a count; the list gives ids',
+      );
+  }
+  const knownKafkasim = [...Object.keys(brokerDefaults), ...Object.keys(DEFAULT_CONTROLLER_CONFIG)].filter(
+    (k) => k.startsWith('kafkasim.'),
+  );
+  for (const key of Object.keys(spec.cluster?.configs ?? {})) {
+    if (key.startsWith('kafkasim.') && !knownKafkasim.includes(key)) {
+      const hint = didYouMean(key, knownKafkasim);
+      report(
+        ['cluster', 'configs', key],
+        `unknown kafkasim setting '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}; known: ${knownKafkasim.join(', ')}`,
+        true,
+      );
+    }
+  }
+  for (const [id] of Object.entries(spec.faults?.slowBrokers ?? {})) {
+    if (!brokers.has(Number(id)))
+      report(
+        ['faults', 'slowBrokers', id],
+        `unknown broker ${id}; the cluster's brokers are ${brokerList}`,
+        true,
+      );
+  }
+
+  const checkBroker = (path: DocPath, id: number) => {
+    if (!brokers.has(id)) report(path, `unknown broker ${id}; the cluster's brokers are ${brokerList}`);
+  };
+
+  // ---- topics ---------------------------------------------------------------------------------------------------
+  const topics = new Set<string>();
+  const topicCreators: { name: string; path: DocPath }[] = [];
+  for (const [i, t] of (spec.topics ?? []).entries())
+    topicCreators.push({ name: t.name, path: ['topics', i] });
+  spec.timeline.forEach((s, i) => {
+    if (s.createTopic) topicCreators.push({ name: s.createTopic.name, path: ['timeline', i, 'createTopic'] });
+  });
+  (spec.topics ?? []).forEach((t, i) => {
+    if (topics.has(t.name)) report(['topics', i, 'name'], `topic '${t.name}' is declared twice`);
+    topics.add(t.name);
+  });
+  for (const c of topicCreators) topics.add(c.name);
+  const checkTopicSpec = (t: NonNullable<ScenarioSpec['topics']>[number], path: DocPath) => {
+    if (t.assignments) {
+      if (t.partitions !== undefined || t.replicationFactor !== undefined)
+        report(path, 'give either assignments or partitions/replicationFactor, not both');
+      t.assignments.forEach((replicas, p) => {
+        for (const [r, b] of replicas.entries()) checkBroker([...path, 'assignments', p, r], b);
+        if (new Set(replicas).size !== replicas.length)
+          report([...path, 'assignments', p], `partition ${p} lists a broker twice`);
+      });
+    }
+    if (t.replicationFactor !== undefined && t.replicationFactor > brokerIds.length) {
+      report(
+        [...path, 'replicationFactor'],
+        `replication factor ${t.replicationFactor} is larger than the cluster's ${brokerIds.length} broker${brokerIds.length === 1 ? '' : 's'}`,
+      );
+    }
+    if (t.configs) {
+      const err = validateTopicConfigs(stringify(t.configs));
+      if (err) {
+        // Kafka's message names the config ("... for configuration K: ..." or "Unknown topic config name: K").
+        const key = /configuration (\S+):|config name: (\S+)$/.exec(err.message);
+        const name = key?.[1] ?? key?.[2];
+        report([...path, 'configs', ...(name && Object.hasOwn(t.configs, name) ? [name] : [])], err.message);
+      }
+    }
+  };
+  for (const [i, t] of (spec.topics ?? []).entries()) checkTopicSpec(t, ['topics', i]);
+  const checkTopic = (path: DocPath, name: string | undefined) => {
+    if (name === undefined || topics.has(name)) return;
+    const hint = didYouMean(name, [...topics]);
+    report(
+      path,
+      `unknown topic '${name}'${hint ? ` (did you mean '${hint}'?)` : ''}: not under topics and not created by a createTopic step`,
+    );
+  };
+
+  // ---- clients --------------------------------------------------------------------------------------------------
+  const clients = new Map<string, ClientKind>();
+  const started = new Set<string>();
+  const clientEntries: {
+    kind: ClientKind;
+    path: DocPath;
+    spec: { name: string; topic: string; autoStart?: boolean };
+  }[] = [];
+  for (const [i, c] of (spec.clients?.producers ?? []).entries())
+    clientEntries.push({ kind: 'producer', path: ['clients', 'producers', i], spec: c });
+  for (const [i, c] of (spec.clients?.consumers ?? []).entries())
+    clientEntries.push({ kind: 'consumer', path: ['clients', 'consumers', i], spec: c });
+  for (const [i, c] of (spec.clients?.perfProducers ?? []).entries())
+    clientEntries.push({ kind: 'perfProducer', path: ['clients', 'perfProducers', i], spec: c });
+  for (const { kind, path, spec: c } of clientEntries) {
+    if (clients.has(c.name)) report([...path, 'name'], `client name '${c.name}' is used twice`);
+    else if (RESERVED_CLIENT_NAMES.test(c.name))
+      report([...path, 'name'], `'${c.name}' is a node id of the cluster itself; choose another client name`);
+    clients.set(c.name, kind);
+    if (c.autoStart) started.add(c.name);
+    checkTopic([...path, 'topic'], c.topic);
+  }
+  (spec.clients?.producers ?? []).forEach((c, i) => {
+    checkClientConfig(['clients', 'producers', i, 'config'], () =>
+      producerConfig(flavourOf(c.flavour), c.config as never),
+    );
+  });
+  (spec.clients?.perfProducers ?? []).forEach((c, i) => {
+    checkClientConfig(['clients', 'perfProducers', i, 'config'], () =>
+      producerConfig(flavourOf(c.flavour), c.config as never),
+    );
+    if (!(c.throughput > 0 || c.throughput === -1))
+      report(
+        ['clients', 'perfProducers', i, 'throughput'],
+        `expected records/s > 0, or -1 for unthrottled; found ${c.throughput}`,
+      );
+  });
+  (spec.clients?.consumers ?? []).forEach((c, i) => {
+    checkClientConfig(['clients', 'consumers', i, 'config'], () =>
+      consumerConfig(flavourOf(c.flavour), c.config as never),
+    );
+  });
+  function checkClientConfig(path: DocPath, build: () => unknown) {
+    try {
+      build();
+    } catch (e) {
+      report(path, (e as Error).message);
+    }
+  }
+  const checkClient = (path: DocPath, name: string, kinds: ClientKind[], what: string) => {
+    const kind = clients.get(name);
+    if (kind !== undefined && kinds.includes(kind)) return;
+    const candidates = [...clients].filter(([, k]) => kinds.includes(k)).map(([n]) => n);
+    const hint = didYouMean(name, candidates);
+    report(
+      path,
+      kind !== undefined
+        ? `'${name}' is a ${kind}, expected ${what}`
+        : `unknown ${what} '${name}'${hint ? ` (did you mean '${hint}'?)` : ''}${candidates.length ? `; declared: ${candidates.join(', ')}` : ''}`,
+    );
+  };
+  const checkNode = (path: DocPath, node: NodeRef) => {
+    if (typeof node === 'number') return checkBroker(path, node);
+    if (node === CONTROLLER_NODE_NAME || clients.has(node)) return;
+    report(path, `unknown node '${node}': expected a broker id, 'controller' or a client name`);
+  };
+
+  // ---- timeline ---------------------------------------------------------------------------------------------------
+  const labels = new Map<string, number>();
+  spec.timeline.forEach((s, i) => {
+    if (s.label === undefined) return;
+    if (labels.has(s.label))
+      report(['timeline', i, 'label'], `label '${s.label}' is already used by step ${labels.get(s.label)}`);
+    else labels.set(s.label, i);
+  });
+  const checkLabel = (
+    path: DocPath,
+    label: string,
+    before?: number,
+    mustBe?: (s: StepSpec) => string | undefined,
+  ) => {
+    const at = labels.get(label);
+    if (at === undefined) {
+      const hint = didYouMean(label, [...labels.keys()]);
+      report(path, `no step has the label '${label}'${hint ? ` (did you mean '${hint}'?)` : ''}`);
+      return;
+    }
+    if (before !== undefined && at >= before)
+      report(path, `step '${label}' (step ${at}) must come before this one`);
+    const problem = mustBe?.(spec.timeline[at]!);
+    if (problem) report(path, `step '${label}' ${problem}`);
+  };
+  const checkSelector = (path: DocPath, sel: StepSpec['crashBroker'], index: number) => {
+    if (sel === undefined) return;
+    if (typeof sel === 'number') return checkBroker(path, sel);
+    if ('leaderOf' in sel) return checkTopic([...path, 'leaderOf', 'topic'], sel.leaderOf.topic);
+    checkLabel([...path, 'brokerOf'], sel.brokerOf, index, (s) =>
+      s.crashBroker !== undefined || s.restartBroker !== undefined || s.slowBroker !== undefined
+        ? undefined
+        : 'does not act on a broker (crashBroker, restartBroker or slowBroker)',
+    );
+  };
+
+  let lastAt = -1;
+  let lastAtIndex = -1;
+  let lastReassign = -1;
+  spec.timeline.forEach((s, i) => {
+    const path: DocPath = ['timeline', i];
+    if (s.at !== undefined && s.after !== undefined) report(path, "give either 'at' or 'after', not both");
+    if (s.at !== undefined) {
+      const at = parseDuration(s.at);
+      if (at < lastAt)
+        report(
+          [...path, 'at'],
+          `at ${s.at} is earlier than step ${lastAtIndex} (at ${spec.timeline[lastAtIndex]!.at}); steps run in order`,
+        );
+      lastAt = at;
+      lastAtIndex = i;
+    }
+    if (s.createTopic) checkTopicSpec(s.createTopic, [...path, 'createTopic']);
+    if (s.alterTopic) checkTopic([...path, 'alterTopic', 'name'], s.alterTopic.name);
+    if (s.deleteTopic !== undefined) checkTopic([...path, 'deleteTopic'], s.deleteTopic);
+    for (const key of ['start', 'stop'] as const) {
+      const v = s[key];
+      if (v === undefined) continue;
+      const names = Array.isArray(v) ? v : [v];
+      names.forEach((n, j) => {
+        checkClient(
+          Array.isArray(v) ? [...path, key, j] : [...path, key],
+          n,
+          ['producer', 'consumer', 'perfProducer'],
+          'client',
+        );
+        if (key === 'start') started.add(n);
+      });
+    }
+    checkSelector([...path, 'crashBroker'], s.crashBroker, i);
+    checkSelector([...path, 'restartBroker'], s.restartBroker, i);
+    if (s.slowBroker) checkSelector([...path, 'slowBroker', 'broker'], s.slowBroker.broker, i);
+    for (const [gi, g] of (s.partition ?? []).entries()) {
+      for (const [ni, n] of g.entries()) checkNode([...path, 'partition', gi, ni], n);
+    }
+    if (s.isolate !== undefined) checkNode([...path, 'isolate'], s.isolate);
+    if (s.dropOutbound) {
+      checkNode([...path, 'dropOutbound', 'from'], s.dropOutbound.from);
+      const to = s.dropOutbound.to;
+      if (Array.isArray(to))
+        for (const [j, n] of to.entries()) checkNode([...path, 'dropOutbound', 'to', j], n);
+      else checkNode([...path, 'dropOutbound', 'to'], to);
+    }
+    if (s.reassign) {
+      const json = readReassignment(s.reassign, [...path, 'reassign'], baseDir, source, issues);
+      if (json) {
+        reassignments.set(i, json);
+        json.partitions.forEach((p, j) => {
+          const at: DocPath =
+            typeof s.reassign!.json === 'object'
+              ? [...path, 'reassign', 'json', 'partitions', j]
+              : [...path, 'reassign'];
+          checkTopic([...at, ...(typeof s.reassign!.json === 'object' ? ['topic'] : [])], p.topic);
+          p.replicas.forEach((b, r) => {
+            if (!brokers.has(b))
+              report(
+                typeof s.reassign!.json === 'object' ? [...at, 'replicas', r] : at,
+                `unknown broker ${b} in the replicas of ${p.topic}-${p.partition}; the cluster's brokers are ${brokerList}`,
+              );
+          });
+        });
+      }
+      lastReassign = i;
+    }
+    if (s.print !== undefined) {
+      const pr = s.print;
+      if (pr === 'reassign-verify' && lastReassign < 0)
+        report([...path, 'print'], 'reassign-verify needs an earlier reassign step');
+      if (pr === 'delivery-report' && ![...clients.values()].some((k) => k !== 'consumer'))
+        report([...path, 'print'], 'delivery-report needs a producer under clients');
+      if (typeof pr === 'object') {
+        if ('describe-topic' in pr) checkTopic([...path, 'print', 'describe-topic'], pr['describe-topic']);
+        if ('reassign-verify' in pr)
+          checkLabel([...path, 'print', 'reassign-verify'], pr['reassign-verify'], i, (st) =>
+            st.reassign ? undefined : 'is not a reassign step',
+          );
+        if ('delivery-report' in pr)
+          checkClient(
+            [...path, 'print', 'delivery-report'],
+            pr['delivery-report'],
+            ['producer', 'perfProducer'],
+            'producer',
+          );
+      }
+    }
+    if (s.waitUntil) {
+      checkCondition(s.waitUntil.condition, [...path, 'waitUntil', 'condition']);
+      if (s.waitUntil.poll !== undefined && parseDuration(s.waitUntil.poll) <= 0)
+        report([...path, 'waitUntil', 'poll'], 'expected a duration > 0');
+    }
+  });
+  for (const { path, spec: c } of clientEntries) {
+    if (!started.has(c.name))
+      report(
+        [...path, 'name'],
+        `client '${c.name}' is never started: add autoStart: true or a step 'start: ${c.name}'`,
+      );
+  }
+
+  // ---- conditions and metrics ----------------------------------------------------------------------------------
+  function checkCondition(c: Condition, path: DocPath): void {
+    const cmpTopic = (p: DocPath, t: string | undefined) => checkTopic(p, t);
+    if (c.leadersPerBroker || c.replicasPerBroker) {
+      const key = c.leadersPerBroker ? 'leadersPerBroker' : 'replicasPerBroker';
+      const v = (c.leadersPerBroker ?? c.replicasPerBroker)!;
+      cmpTopic([...path, key, 'topic'], v.topic);
+      for (const id of Object.keys(v.equals ?? {})) {
+        if (!brokers.has(Number(id)))
+          report(
+            [...path, key, 'equals', id],
+            `unknown broker ${id}; the cluster's brokers are ${brokerList}`,
+            true,
+          );
+      }
+    }
+    if (c.ledBy) {
+      cmpTopic([...path, 'ledBy', 'topic'], c.ledBy.topic);
+      checkBroker([...path, 'ledBy', 'broker'], c.ledBy.broker);
+    }
+    if (c.leaderFromIsr) {
+      cmpTopic([...path, 'leaderFromIsr', 'topic'], c.leaderFromIsr.topic);
+      checkLabel([...path, 'leaderFromIsr', 'since'], c.leaderFromIsr.since);
+    }
+    if (c.isr) {
+      cmpTopic([...path, 'isr', 'topic'], c.isr.topic);
+      if (c.isr.includes !== undefined) checkBroker([...path, 'isr', 'includes'], c.isr.includes);
+      if (c.isr.excludes !== undefined) checkBroker([...path, 'isr', 'excludes'], c.isr.excludes);
+    }
+    if (c.offsets) cmpTopic([...path, 'offsets', 'topic'], c.offsets.topic);
+    if (c.reassignments) cmpTopic([...path, 'reassignments', 'topic'], c.reassignments.topic);
+    if (c.partitionCount) cmpTopic([...path, 'partitionCount', 'topic'], c.partitionCount.topic);
+    if (c.delivery)
+      checkClient(
+        [...path, 'delivery', 'producer'],
+        c.delivery.producer,
+        ['producer', 'perfProducer'],
+        'producer',
+      );
+    if (c.producerErrors)
+      checkClient(
+        [...path, 'producerErrors', 'producer'],
+        c.producerErrors.producer,
+        ['producer', 'perfProducer'],
+        'producer',
+      );
+    if (c.consumer) checkClient([...path, 'consumer', 'name'], c.consumer.name, ['consumer'], 'consumer');
+    if (c.perf) checkClient([...path, 'perf', 'name'], c.perf.name, ['perfProducer'], 'perf producer');
+    if (c.timing) {
+      if (c.timing.from !== undefined) checkLabel([...path, 'timing', 'from'], c.timing.from);
+      checkLabel([...path, 'timing', 'to'], c.timing.to);
+    }
+    for (const [i, x] of (c.all ?? []).entries()) checkCondition(x, [...path, 'all', i]);
+    for (const [i, x] of (c.any ?? []).entries()) checkCondition(x, [...path, 'any', i]);
+    if (c.not) checkCondition(c.not, [...path, 'not']);
+  }
+  for (const [i, e] of (spec.expectations ?? []).entries()) checkCondition(e, ['expectations', i]);
+  const checkMetric = (m: MetricSpec, path: DocPath) => {
+    if (m.delivery)
+      checkClient(
+        [...path, 'delivery', 'producer'],
+        m.delivery.producer,
+        ['producer', 'perfProducer'],
+        'producer',
+      );
+    if (m.producerErrors)
+      checkClient(
+        [...path, 'producerErrors', 'producer'],
+        m.producerErrors.producer,
+        ['producer', 'perfProducer'],
+        'producer',
+      );
+    if (m.leadersPerBroker) checkTopic([...path, 'leadersPerBroker', 'topic'], m.leadersPerBroker.topic);
+    if (m.consumer) checkClient([...path, 'consumer', 'name'], m.consumer.name, ['consumer'], 'consumer');
+    if (m.perf) checkClient([...path, 'perf', 'name'], m.perf.name, ['perfProducer'], 'perf producer');
+    if (m.offsets) checkTopic([...path, 'offsets', 'topic'], m.offsets.topic);
+    if (m.timing) {
+      if (m.timing.from !== undefined) checkLabel([...path, 'timing', 'from'], m.timing.from);
+      checkLabel([...path, 'timing', 'to'], m.timing.to);
+    }
+  };
+  for (const [name, m] of Object.entries(spec.metrics ?? {})) checkMetric(m, ['metrics', name]);
+
+  return { issues, refs: { brokerIds, reassignments } };
+}
+
+function flavourOf(f: ClientFlavour | undefined): ClientFlavour {
+  return f ?? 'java';
+}
+
+export function stringify(configs: Readonly<Record<string, ConfigValue>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(configs).map(([k, v]) => [k, String(v)]));
+}
+
+/** Reads a reassign step's JSON (inline mapping, inline text or file) the way the tool would. */
+function readReassignment(
+  r: NonNullable<StepSpec['reassign']>,
+  path: DocPath,
+  baseDir: string,
+  source: ScenarioSource,
+  issues: ScenarioIssue[],
+): ReassignmentJson | undefined {
+  let text: string;
+  let file: string | undefined;
+  if (r.file !== undefined) {
+    file = resolve(baseDir, r.file);
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (e) {
+      issues.push(
+        source.issue(
+          [...path, 'file'],
+          `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+        ),
+      );
+      return undefined;
+    }
+  } else if (typeof r.json === 'string') text = r.json;
+  else text = JSON.stringify(r.json);
+  try {
+    return parseReassignmentJson(text);
+  } catch (e) {
+    if (!(e instanceof FormatInputError)) throw e;
+    if (file !== undefined) {
+      issues.push({
+        source: file,
+        ...(e.position ? { line: e.position.line, column: e.position.column } : {}),
+        path: e.path ?? '',
+        message: `${e.message} (the reassignment file of ${path.join('.')})`,
+      });
+    } else if (typeof r.json === 'object' && e.path !== undefined) {
+      // Positions in the re-serialised JSON mean nothing to the author: point at the YAML node instead.
+      const jsonPath: DocPath =
+        e.path === '$'
+          ? []
+          : e.path
+              .split(/\.|\[|\]/)
+              .filter(Boolean)
+              .map((s) => (/^\d+$/.test(s) ? Number(s) : s));
+      issues.push(
+        source.issue([...path, 'json', ...jsonPath], e.message.replace(/ \(line \d+, column \d+\)/g, '')),
+      );
+    } else issues.push(source.issue([...path, 'json'], `invalid reassignment JSON: ${e.message}`));
+    return undefined;
+  }
+}

@@ -1,0 +1,448 @@
+// The scenario runner: builds the cluster a scenario describes, creates its topics, runs the timeline step by
+// step in virtual time (printing the tool output steps ask for), then checks the expectations and collects
+// metrics. The same seed and scenario give the same run, event for event (and the same traceHash).
+import { brokerDefaults } from '../../models/broker/index.ts';
+import { type ControllerConfig, DEFAULT_CONTROLLER_CONFIG } from '../../models/controller/index.ts';
+import { Cluster, type ClusterOptions } from '../cluster/index.ts';
+import {
+  type Distribution,
+  formatDuration,
+  InvariantViolation,
+  parseDuration,
+  SimTimeoutError,
+  type TraceListener,
+} from '../sim/index.ts';
+import { ScenarioClients } from './clients.ts';
+import { type EvalContext, evaluate, measure, type StepRecord } from './conditions.ts';
+import { type LoadedScenario, loadScenarioFile, loadScenarioObject } from './load.ts';
+import {
+  actionOf,
+  brokerOfStep,
+  createTopic,
+  describeStep,
+  executeStep,
+  type StepContext,
+  StepFailure,
+} from './steps.ts';
+import type { ClusterSpec, ConfigValue, ScenarioSpec, StepSpec } from './types.ts';
+
+export interface ExpectationResult {
+  name: string;
+  passed: boolean;
+  /** What had to hold, in words. */
+  expected: string;
+  /** What was measured (a number, a string, or an object of numbers). */
+  actual: unknown;
+}
+
+export interface ScenarioResult {
+  scenario: string;
+  seed: number | string;
+  passed: boolean;
+  expectations: ExpectationResult[];
+  metrics: Record<string, number | null>;
+  virtualMs: number;
+  wallMs: number;
+  events: number;
+  traceHash: string;
+  /** Every tool-output line the run printed, in order (no trailing newlines). */
+  output: string[];
+  /** What each step did and when. */
+  steps: StepRecord[];
+  /** Why the timeline stopped early (a failed step, a timeout, an invariant violation), if it did. */
+  error?: string;
+}
+
+export interface StepEvent {
+  index: number;
+  label: string | undefined;
+  action: string;
+  /** When the step starts, in ms since the timeline started. */
+  time: number;
+  /** The command it stands for (`$ kafka-topics.sh ...`) or a `# description`. */
+  command: string;
+  note: string | undefined;
+  quiet: boolean;
+}
+
+export interface Progress {
+  virtualMs: number;
+  events: number;
+  step: number;
+  steps: number;
+}
+
+export interface RunOptions {
+  /** Overrides the scenario's seed. */
+  seed?: number | string;
+  /** `path=value` overrides (as `--set`). */
+  set?: readonly string[];
+  /** Receives each tool-output line as it is printed. */
+  out?: (line: string) => void;
+  /** Receives every trace event (e.g. `jsonlSink(write)` for --trace). */
+  trace?: TraceListener;
+  /** Called when a step starts. */
+  onStep?: (event: StepEvent) => void;
+  /** Called now and then while the simulation runs. */
+  onProgress?: (progress: Progress) => void;
+  /** Where relative reassign `file:` references resolve from (objects only; files use their folder). */
+  baseDir?: string;
+  /**
+   * Called with the cluster once it is built, before it starts: a test can add invariants, listeners or its
+   * own workload to a scenario's world.
+   */
+  onCluster?: (cluster: Cluster) => void;
+}
+
+/** How much virtual time runs between progress reports while a `run`/`at` wait is in progress. */
+const PROGRESS_SLICE_MS = 1000;
+const PROGRESS_EVERY_EVENTS = 50_000;
+
+/**
+ * Runs a scenario: a file path, a scenario object (validated like a file), or an already loaded scenario.
+ * Throws ScenarioError when the input is invalid; otherwise returns the result (passed or not).
+ */
+export function runScenario(
+  input: string | object | LoadedScenario,
+  options: RunOptions = {},
+): ScenarioResult {
+  const loaded =
+    typeof input === 'string'
+      ? loadScenarioFile(input, options.set ? { set: options.set } : {})
+      : isLoaded(input)
+        ? input
+        : loadScenarioObject(input, {
+            ...(options.set ? { set: options.set } : {}),
+            ...(options.baseDir ? { baseDir: options.baseDir } : {}),
+          });
+  return new Run(loaded, options).execute();
+}
+
+/** `{ [key]: value }` when the value is defined, else `{}` (exactOptionalPropertyTypes-friendly spreading). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
+}
+
+function isLoaded(x: object): x is LoadedScenario {
+  return 'spec' in x && 'reassignments' in x && (x as LoadedScenario).reassignments instanceof Map;
+}
+
+/** Splits server.properties into the model's typed broker and controller settings plus static broker configs. */
+export function clusterOptionsOf(spec: ScenarioSpec, seed: number | string): ClusterOptions {
+  const c: ClusterSpec = spec.cluster ?? {};
+  const brokerConfig: Record<string, unknown> = {};
+  const controllerConfig: Record<string, unknown> = {};
+  const serverProperties: Record<string, string> = {};
+  for (const [key, value] of Object.entries(c.configs ?? {})) {
+    if (Object.hasOwn(brokerDefaults, key))
+      brokerConfig[key] = typed((brokerDefaults as Record<string, unknown>)[key], value);
+    if (Object.hasOwn(DEFAULT_CONTROLLER_CONFIG, key))
+      controllerConfig[key] = typed((DEFAULT_CONTROLLER_CONFIG as Record<string, unknown>)[key], value);
+    if (!key.startsWith('kafkasim.')) serverProperties[key] = String(value);
+  }
+  const latency: Distribution | undefined =
+    c.latency === undefined
+      ? undefined
+      : typeof c.latency === 'string'
+        ? { kind: 'constant', ms: parseDuration(c.latency) }
+        : c.latency;
+  return {
+    seed,
+    ...(c.brokers !== undefined ? { brokers: c.brokers } : {}),
+    ...(c.firstBrokerId !== undefined ? { firstBrokerId: c.firstBrokerId } : {}),
+    ...(c.storage ? { storage: c.storage } : {}),
+    ...(Object.keys(brokerConfig).length ? { brokerConfig } : {}),
+    ...(Object.keys(controllerConfig).length
+      ? { controllerConfig: controllerConfig as Partial<ControllerConfig> }
+      : {}),
+    ...(Object.keys(serverProperties).length ? { serverProperties } : {}),
+    ...(latency ? { latency } : {}),
+    ...(c.checkInvariantsEvery !== undefined ? { invariantEvery: c.checkInvariantsEvery } : {}),
+  };
+}
+
+/** A server.properties value in the type of the model setting's default ('30000' -> 30000, 'true' -> true). */
+function typed(defaultValue: unknown, value: ConfigValue): unknown {
+  if (typeof defaultValue === 'number') return typeof value === 'number' ? value : Number(value);
+  if (typeof defaultValue === 'boolean') return typeof value === 'boolean' ? value : String(value) === 'true';
+  return String(value);
+}
+
+class Run {
+  private readonly spec: ScenarioSpec;
+  private readonly seed: number | string;
+  private readonly output: string[] = [];
+  private readonly records: StepRecord[] = [];
+  private readonly labelled = new Map<string, StepRecord>();
+  private cluster!: Cluster;
+  private clients!: ScenarioClients;
+  private invariantViolation: string | undefined;
+  private error: string | undefined;
+  private lastProgressEvents = 0;
+  private currentStep = 0;
+  /** Virtual time when the setup was done: the timeline's time 0. */
+  private t0 = 0;
+
+  constructor(
+    private readonly loaded: LoadedScenario,
+    private readonly options: RunOptions,
+  ) {
+    this.spec = loaded.spec;
+    this.seed = options.seed ?? loaded.spec.seed ?? 1;
+  }
+
+  /** Timeline time of a virtual time (rounded to a nanosecond, so that `at: 1s` reads 1000, not 999.9999999999998). */
+  private rel(time: number): number {
+    return Math.round((time - this.t0) * 1e6) / 1e6;
+  }
+
+  private print = (text: string): void => {
+    const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+    for (const line of body.split('\n')) {
+      this.output.push(line);
+      this.options.out?.(line);
+    }
+  };
+
+  execute(): ScenarioResult {
+    const wallStart = performance.now();
+    this.cluster = new Cluster({ ...clusterOptionsOf(this.spec, this.seed), out: this.print });
+    if (this.options.trace) this.cluster.sim.trace.subscribe(this.options.trace);
+    this.options.onCluster?.(this.cluster);
+    this.clients = new ScenarioClients(this.cluster, this.spec);
+    this.records.push(
+      ...this.spec.timeline.map(
+        (s, index): StepRecord => ({
+          index,
+          label: s.label,
+          action: actionOf(s),
+          start: undefined,
+          end: undefined,
+          status: 'skipped',
+        }),
+      ),
+    );
+    for (const r of this.records) if (r.label !== undefined) this.labelled.set(r.label, r);
+
+    this.guard('setup', () => this.setup());
+    if (this.error === undefined) this.timeline();
+
+    const ctx = this.evalContext();
+    const expectations: ExpectationResult[] = (this.spec.expectations ?? []).map((e) => {
+      try {
+        return { name: e.name, ...evaluate(e, ctx) };
+      } catch (err) {
+        return {
+          name: e.name,
+          passed: false,
+          expected: 'a measurable condition',
+          actual: `error: ${(err as Error).message}`,
+        };
+      }
+    });
+    if (this.error !== undefined) {
+      expectations.push({
+        name: 'timeline completed',
+        passed: false,
+        expected: 'every step runs without error',
+        actual: this.error,
+      });
+    }
+    const metrics = this.metrics(ctx);
+    const sim = this.cluster.sim;
+    return {
+      scenario: this.spec.name,
+      seed: this.seed,
+      passed: expectations.every((e) => e.passed),
+      expectations,
+      metrics,
+      virtualMs: sim.now,
+      wallMs: performance.now() - wallStart,
+      events: sim.eventCount,
+      traceHash: sim.trace.hash,
+      output: this.output,
+      steps: this.records,
+      ...(this.error !== undefined ? { error: this.error } : {}),
+    };
+  }
+
+  private evalContext(): EvalContext {
+    return {
+      cluster: this.cluster,
+      clients: this.clients,
+      brokerIds: this.loaded.brokerIds,
+      steps: this.labelled,
+      invariantViolation: this.invariantViolation,
+    };
+  }
+
+  private metrics(ctx: EvalContext): Record<string, number | null> {
+    const out: Record<string, number | null> = { ...this.clients.metrics() };
+    out['network.messagesDropped'] = this.cluster.sim.network.stats.dropped;
+    for (const [name, m] of Object.entries(this.spec.metrics ?? {})) {
+      try {
+        out[name] = measure(m, ctx);
+      } catch {
+        out[name] = null;
+      }
+    }
+    return out;
+  }
+
+  /** Runs `fn`; a simulation failure stops the run and is recorded (an invariant violation by name). */
+  private guard(where: string, fn: () => void): boolean {
+    try {
+      fn();
+      return true;
+    } catch (e) {
+      // Step failures, timeouts, invariant violations and model errors all stop the timeline; the messages
+      // name the seed and virtual time where the kernel raised them.
+      if (e instanceof InvariantViolation) this.invariantViolation = e.message;
+      this.error = `${where}: ${e instanceof Error ? e.message : String(e)}`;
+      return false;
+    }
+  }
+
+  private setup(): void {
+    const { cluster, spec } = this;
+    const net = cluster.sim.network;
+    if (spec.faults?.dropProbability) net.setDropProbability(spec.faults.dropProbability);
+    for (const [id, delay] of Object.entries(spec.faults?.slowBrokers ?? {}))
+      net.setExtraDelay(`broker-${id}`, parseDuration(delay));
+    cluster.start();
+    for (const t of spec.topics ?? []) {
+      try {
+        createTopic(cluster, t);
+      } catch (e) {
+        throw new StepFailure(`creating topic ${t.name} failed: ${(e as Error).message}`);
+      }
+    }
+    const names = (spec.topics ?? []).map((t) => t.name);
+    if (names.length > 0) {
+      // Clients start against brokers that already know the topics and their leaders, as after a real setup.
+      cluster.runUntil(
+        () =>
+          [...cluster.brokers.values()].every(
+            (b) => !b.up || names.every((n) => b.image.topics[n]?.partitions.every((p) => p.leader >= 0)),
+          ),
+        { timeout: '30s', description: `every broker knows the leaders of ${names.join(', ')}` },
+      );
+    }
+    for (const name of this.clients.autoStartNames()) this.clients.start(name);
+    this.t0 = cluster.sim.now;
+  }
+
+  private progress(): void {
+    if (!this.options.onProgress) return;
+    const sim = this.cluster.sim;
+    this.lastProgressEvents = sim.eventCount;
+    this.options.onProgress({
+      virtualMs: sim.now,
+      events: sim.eventCount,
+      step: this.currentStep,
+      steps: this.spec.timeline.length,
+    });
+  }
+
+  /** Runs the simulation to `target`, in slices so that progress can be shown (slicing changes nothing). */
+  private runTo(target: number): void {
+    const sim = this.cluster.sim;
+    while (sim.now < target) {
+      sim.runFor(Math.min(PROGRESS_SLICE_MS, target - sim.now));
+      this.progress();
+    }
+  }
+
+  private timeline(): void {
+    let lastReassign: number | undefined;
+    const steps = this.spec.timeline;
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i]!;
+      const record = this.records[i]!;
+      this.currentStep = i;
+      const ok = this.guard(`step ${i}${step.label ? ` '${step.label}'` : ''} (${record.action})`, () => {
+        const sim = this.cluster.sim;
+        const target =
+          step.at !== undefined
+            ? this.t0 + parseDuration(step.at)
+            : sim.now + parseDuration(step.after ?? '0ms');
+        this.runTo(target);
+        record.start = this.rel(sim.now);
+        record.image = this.cluster.image;
+        this.cluster.sim.trace.emit('scenario.step', undefined, {
+          index: i,
+          action: record.action,
+          ...(step.label !== undefined ? { label: step.label } : {}),
+        });
+        this.options.onStep?.({
+          index: i,
+          label: step.label,
+          action: record.action,
+          time: this.rel(sim.now),
+          command: describeStep(step, i, {
+            spec: this.spec,
+            reassignments: this.loaded.reassignments,
+            ...(step.waitUntil
+              ? { condition: evaluate(step.waitUntil.condition, this.evalContext()).expected }
+              : {}),
+            ...optional('broker', brokerOfStep(step, { cluster: this.cluster, steps: this.labelled })),
+          }),
+          note: step.note,
+          quiet: step.quiet ?? false,
+        });
+        const ctx: StepContext = {
+          cluster: this.cluster,
+          clients: this.clients,
+          steps: this.labelled,
+          reassignments: this.loaded.reassignments,
+          lastReassign,
+          print: step.quiet ? () => {} : this.print,
+        };
+        record.status = 'failed';
+        const broker = this.act(step, i, ctx, record);
+        if (broker !== undefined) record.broker = broker;
+        if (record.status === 'failed') record.status = 'ok';
+        record.end = this.rel(sim.now);
+        if (step.reassign) lastReassign = i;
+      });
+      if (!ok) {
+        record.status = record.status === 'timed-out' ? 'timed-out' : 'failed';
+        record.error = this.error;
+        record.end ??= this.rel(this.cluster.sim.now);
+        return;
+      }
+    }
+  }
+
+  private act(step: StepSpec, index: number, ctx: StepContext, record: StepRecord): number | undefined {
+    const sim = this.cluster.sim;
+    if (step.run !== undefined) {
+      this.runTo(sim.now + parseDuration(step.run));
+      return undefined;
+    }
+    if (step.waitUntil) {
+      const w = step.waitUntil;
+      const poll = w.poll !== undefined ? parseDuration(w.poll) : 1;
+      const evalCtx = this.evalContext();
+      let lastCheck = Number.NEGATIVE_INFINITY;
+      const holds = () => {
+        if (sim.eventCount - this.lastProgressEvents >= PROGRESS_EVERY_EVENTS) this.progress();
+        if (sim.now - lastCheck < poll) return false;
+        lastCheck = sim.now;
+        return evaluate(w.condition, evalCtx).passed;
+      };
+      try {
+        sim.runUntil(holds, { timeout: w.timeout, description: `waitUntil in step ${index}` });
+      } catch (e) {
+        if (!(e instanceof SimTimeoutError)) throw e;
+        const outcome = evaluate(w.condition, evalCtx);
+        const message = `waitUntil timed out after ${w.timeout} (at ${formatDuration(this.rel(sim.now))}): expected ${outcome.expected}; actual ${JSON.stringify(outcome.actual)}`;
+        record.status = 'timed-out';
+        if (w.onTimeout === 'continue') return undefined;
+        throw new StepFailure(message);
+      }
+      return undefined;
+    }
+    return executeStep(step, index, ctx);
+  }
+}

@@ -1,0 +1,399 @@
+// What each timeline action does to the cluster, and the tool output it prints. Admin actions go through the
+// cluster's admin client, so they take virtual time like the real tools; their output is the tools' own text.
+import type { Cluster } from '../cluster/index.ts';
+import { CONTROLLER_NODE, toKafkaError } from '../cluster/index.ts';
+import {
+  formatCreatedTopic,
+  formatExecute,
+  formatTopicCommandError,
+  formatTopicList,
+  formatVerify,
+  type PartitionReassignmentStatus,
+  type ReassignmentEntry,
+  type ReassignmentJson,
+  tpString,
+} from '../format/index.ts';
+import { parseDuration } from '../sim/index.ts';
+import type { ScenarioClients } from './clients.ts';
+import type { StepRecord } from './conditions.ts';
+import { stringify } from './references.ts';
+import type {
+  BrokerSelector,
+  NodeRef,
+  PrintSpec,
+  ScenarioSpec,
+  StepAction,
+  StepSpec,
+  TopicSpec,
+} from './types.ts';
+import { STEP_ACTIONS } from './types.ts';
+
+/** The address tools are shown connecting to (the simulated brokers listen on kafkasim.host:port). */
+const BOOTSTRAP = 'localhost:9092';
+
+/** A step failed in a way the scenario did not ask for (the run fails; the timeline stops). */
+export class StepFailure extends Error {
+  override name = 'StepFailure';
+}
+
+export function actionOf(step: StepSpec): StepAction {
+  const a = STEP_ACTIONS.find((k) => step[k] !== undefined);
+  if (!a) throw new Error('a step without an action passed validation');
+  return a;
+}
+
+export interface StepContext {
+  cluster: Cluster;
+  clients: ScenarioClients;
+  steps: ReadonlyMap<string, StepRecord>;
+  reassignments: ReadonlyMap<number, ReassignmentJson>;
+  /** Index of the latest reassign step so far. */
+  lastReassign: number | undefined;
+  print: (text: string) => void;
+}
+
+/** The file name a reassign step's JSON is shown under: its `file`, else the step's label (`move` -> move.json). */
+function reassignmentFileName(step: StepSpec, index: number): string {
+  return step.reassign?.file ?? `${step.label ?? `reassignment-${index}`}.json`;
+}
+
+export interface DescribeContext {
+  spec: ScenarioSpec;
+  reassignments: ReadonlyMap<number, ReassignmentJson>;
+  /** For waitUntil: the condition in words. */
+  condition?: string;
+  /** For broker steps: the broker the selector names right now. */
+  broker?: number;
+}
+
+/** The command line the step stands for (shown by the CLI before its output), or a short description. */
+export function describeStep(step: StepSpec, index: number, ctx: DescribeContext): string {
+  const a = actionOf(step);
+  const kt = `kafka-topics.sh --bootstrap-server ${BOOTSTRAP}`;
+  switch (a) {
+    case 'createTopic': {
+      const t = step.createTopic!;
+      const args = t.assignments
+        ? ` --replica-assignment ${t.assignments.map((r) => r.join(':')).join(',')}`
+        : `${t.partitions !== undefined ? ` --partitions ${t.partitions}` : ''}${t.replicationFactor !== undefined ? ` --replication-factor ${t.replicationFactor}` : ''}`;
+      const configs = Object.entries(t.configs ?? {})
+        .map(([k, v]) => ` --config ${k}=${v}`)
+        .join('');
+      return `$ ${kt} --create --topic ${t.name}${args}${configs}`;
+    }
+    case 'alterTopic':
+      return `$ ${kt} --alter --topic ${step.alterTopic!.name} --partitions ${step.alterTopic!.partitions}`;
+    case 'deleteTopic':
+      return `$ ${kt} --delete --topic ${step.deleteTopic}`;
+    case 'reassign': {
+      const r = step.reassign!;
+      const file = reassignmentFileName(step, index);
+      const throttle = r.throttle !== undefined ? ` --throttle ${r.throttle}` : '';
+      const n = ctx.reassignments.get(index)?.partitions.length ?? 0;
+      return `$ kafka-reassign-partitions.sh --bootstrap-server ${BOOTSTRAP} --reassignment-json-file ${file} --execute${throttle}   # ${n} partition${n === 1 ? '' : 's'}`;
+    }
+    case 'print': {
+      const p = step.print!;
+      if (p === 'describe-topic') return `$ ${kt} --describe`;
+      if (p === 'list-topics') return `$ ${kt} --list`;
+      if (p === 'reassign-verify' || (typeof p === 'object' && 'reassign-verify' in p)) {
+        const steps = ctx.spec.timeline;
+        const target =
+          typeof p === 'object'
+            ? steps.findIndex((x) => x.label === p['reassign-verify'])
+            : steps.slice(0, index).findLastIndex((x) => x.reassign !== undefined);
+        const file = target >= 0 ? reassignmentFileName(steps[target]!, target) : 'reassignment.json';
+        return `$ kafka-reassign-partitions.sh --bootstrap-server ${BOOTSTRAP} --reassignment-json-file ${file} --verify`;
+      }
+      if (typeof p === 'object' && 'describe-topic' in p)
+        return `$ ${kt} --describe --topic ${p['describe-topic']}`;
+      if (p === 'delivery-report' || (typeof p === 'object' && 'delivery-report' in p))
+        return '# delivery report';
+      return '# print';
+    }
+    case 'start':
+    case 'stop': {
+      const names = [step[a]!].flat();
+      const perf = ctx.spec.clients?.perfProducers?.find((p) => p.name === names[0]);
+      if (a === 'start' && names.length === 1 && perf) {
+        const props = Object.entries(perf.config ?? {})
+          .map(([k, v]) => ` ${k}=${v}`)
+          .join('');
+        return `$ kafka-producer-perf-test.sh --topic ${perf.topic} --num-records ${perf.numRecords} --throughput ${perf.throughput} --record-size ${perf.recordSize} --producer-props bootstrap.servers=${BOOTSTRAP}${props}`;
+      }
+      return `# ${a} ${names.join(', ')}`;
+    }
+    case 'crashBroker':
+    case 'restartBroker':
+      return `# ${a === 'crashBroker' ? 'crash' : 'restart'} broker ${selectorText(step[a]!, ctx.broker)}`;
+    case 'partition':
+      return `# network partition: ${step.partition!.map((g) => `[${g.join(', ')}]`).join(' | ')}`;
+    case 'isolate':
+      return `# isolate ${step.isolate}`;
+    case 'dropOutbound':
+      return `# drop messages from ${step.dropOutbound!.from} to ${[step.dropOutbound!.to].flat().join(', ')}`;
+    case 'heal':
+      return '# heal the network';
+    case 'slowBroker':
+      return `# slow broker ${selectorText(step.slowBroker!.broker, ctx.broker)} by ${step.slowBroker!.delay}`;
+    case 'waitUntil':
+      return `# wait until ${ctx.condition ?? Object.keys(step.waitUntil!.condition)[0]} (timeout ${step.waitUntil!.timeout})`;
+    case 'run':
+      return `# run ${step.run}`;
+  }
+}
+
+function selectorText(sel: BrokerSelector, resolved: number | undefined): string {
+  if (typeof sel === 'number') return String(sel);
+  const id = resolved !== undefined ? `${resolved} ` : '';
+  if ('leaderOf' in sel) return `${id}(the leader of ${sel.leaderOf.topic}-${sel.leaderOf.partition})`;
+  return `${id}(the broker of step '${sel.brokerOf}')`;
+}
+
+/** The broker a broker step names right now, if it names one that can be found. */
+export function brokerOfStep(
+  step: StepSpec,
+  ctx: Pick<StepContext, 'cluster' | 'steps'>,
+): number | undefined {
+  const sel = step.crashBroker ?? step.restartBroker ?? step.slowBroker?.broker;
+  if (sel === undefined) return undefined;
+  try {
+    return resolveBroker(sel, ctx);
+  } catch {
+    return undefined;
+  }
+}
+
+export function resolveBroker(sel: BrokerSelector, ctx: Pick<StepContext, 'cluster' | 'steps'>): number {
+  if (typeof sel === 'number') return sel;
+  if ('leaderOf' in sel) {
+    const { topic, partition } = sel.leaderOf;
+    const reg = ctx.cluster.image.topics[topic]?.partitions[partition];
+    if (!reg) throw new StepFailure(`${topic}-${partition} does not exist`);
+    if (reg.leader < 0) throw new StepFailure(`${topic}-${partition} has no leader right now`);
+    return reg.leader;
+  }
+  const b = ctx.steps.get(sel.brokerOf)?.broker;
+  if (b === undefined) throw new StepFailure(`step '${sel.brokerOf}' has not acted on a broker`);
+  return b;
+}
+
+function nodeId(ref: NodeRef): string {
+  if (typeof ref === 'number') return `broker-${ref}`;
+  return ref === 'controller' ? CONTROLLER_NODE : ref;
+}
+
+/** Kafka's current assignment of the partitions of `topics`, as the tool reads it from a broker's metadata. */
+function currentAssignment(cluster: Cluster, topics: Iterable<string>): ReassignmentEntry[] {
+  const image = cluster.liveBroker().image;
+  const out: ReassignmentEntry[] = [];
+  for (const name of new Set(topics)) {
+    image.topics[name]?.partitions.forEach((p, partition) => {
+      out.push({ topic: name, partition, replicas: [...p.replicas] });
+    });
+  }
+  return out;
+}
+
+export function createTopic(cluster: Cluster, t: TopicSpec): void {
+  cluster.admin.createTopic({
+    name: t.name,
+    ...(t.partitions !== undefined ? { partitions: t.partitions } : {}),
+    ...(t.replicationFactor !== undefined ? { replicationFactor: t.replicationFactor } : {}),
+    ...(t.assignments ? { assignments: t.assignments } : {}),
+    ...(t.configs ? { configs: stringify(t.configs) } : {}),
+  });
+}
+
+/**
+ * Runs one step's action (the runner has already moved the clock to the step's time). Returns the broker it
+ * acted on, if any. Throws StepFailure when the action cannot be done (the tools' error text is printed first).
+ */
+export function executeStep(step: StepSpec, index: number, ctx: StepContext): number | undefined {
+  const { cluster, clients, print } = ctx;
+  const a = actionOf(step);
+  switch (a) {
+    case 'createTopic': {
+      const t = step.createTopic!;
+      try {
+        createTopic(cluster, t);
+      } catch (e) {
+        print(formatTopicCommandError((e as Error).message));
+        throw new StepFailure(`creating topic ${t.name} failed: ${(e as Error).message}`);
+      }
+      print(formatCreatedTopic(t.name));
+      return undefined;
+    }
+    case 'alterTopic': {
+      const { name, partitions } = step.alterTopic!;
+      const err = toKafkaError(cluster.admin.createPartitions(name, partitions));
+      if (err) {
+        print(formatTopicCommandError(err.message));
+        throw new StepFailure(`altering topic ${name} failed: ${err.message}`);
+      }
+      return undefined;
+    }
+    case 'deleteTopic': {
+      const [r] = cluster.admin.deleteTopics([step.deleteTopic!]);
+      const err = r ? toKafkaError(r) : undefined;
+      if (err) {
+        print(formatTopicCommandError(err.message));
+        throw new StepFailure(`deleting topic ${step.deleteTopic} failed: ${err.message}`);
+      }
+      return undefined;
+    }
+    case 'reassign': {
+      const json = ctx.reassignments.get(index)!;
+      const proposed = json.partitions.map((p) => ({ topic: p.topic, partition: p.partition }));
+      const current = currentAssignment(
+        cluster,
+        json.partitions.map((p) => p.topic),
+      );
+      const throttle = step.reassign!.throttle;
+      const opts = throttle !== undefined ? { interBrokerThrottle: throttle } : {};
+      const response = cluster.admin.alterPartitionReassignments(
+        json.partitions.map((p) => ({ topic: p.topic, partition: p.partition, replicas: [...p.replicas] })),
+      );
+      const errors = new Map<string, string>();
+      const top = toKafkaError(response);
+      for (const p of response.partitions) {
+        const err = toKafkaError(p) ?? top;
+        if (err) errors.set(tpString(p), err.message);
+      }
+      if (top && response.partitions.length === 0)
+        for (const tp of proposed) errors.set(tpString(tp), top.message);
+      const text = formatExecute(current, proposed, opts);
+      if (errors.size > 0) {
+        // The tool prints the rollback JSON, then fails with one line per partition, sorted (apache/kafka
+        // ReassignPartitionsCommand.executeAssignment: "Error reassigning partition(s):%n" + "tp: message").
+        const rollback = text.slice(0, text.lastIndexOf('Successfully started'));
+        const lines = [...errors.keys()]
+          .map((tp) => ({ tp, ...proposed.find((x) => tpString(x) === tp)! }))
+          .sort((x, y) => (x.topic !== y.topic ? (x.topic < y.topic ? -1 : 1) : x.partition - y.partition))
+          .map((x) => `${x.tp}: ${errors.get(x.tp)}`);
+        print(`${rollback}Error reassigning partition(s):\n${lines.join('\n')}\n`);
+        throw new StepFailure(`the reassignment was refused: ${lines.join('; ')}`);
+      }
+      print(text);
+      return undefined;
+    }
+    case 'start':
+    case 'stop': {
+      for (const name of [step[a]!].flat()) {
+        try {
+          if (a === 'start') clients.start(name);
+          else clients.stop(name);
+        } catch (e) {
+          throw new StepFailure(`${a} ${name}: ${(e as Error).message}`);
+        }
+      }
+      return undefined;
+    }
+    case 'crashBroker': {
+      const id = resolveBroker(step.crashBroker!, ctx);
+      cluster.crashBroker(id);
+      return id;
+    }
+    case 'restartBroker': {
+      const id = resolveBroker(step.restartBroker!, ctx);
+      cluster.restartBroker(id);
+      return id;
+    }
+    case 'partition':
+      cluster.sim.network.partition(step.partition!.map((g) => g.map(nodeId)));
+      return undefined;
+    case 'isolate':
+      cluster.sim.network.isolate(nodeId(step.isolate!));
+      return undefined;
+    case 'dropOutbound':
+      cluster.sim.network.dropOutbound(
+        nodeId(step.dropOutbound!.from),
+        [step.dropOutbound!.to].flat().map(nodeId),
+      );
+      return undefined;
+    case 'heal':
+      cluster.sim.network.heal();
+      return undefined;
+    case 'slowBroker': {
+      const id = resolveBroker(step.slowBroker!.broker, ctx);
+      cluster.sim.network.setExtraDelay(nodeId(id), parseDuration(step.slowBroker!.delay));
+      return id;
+    }
+    case 'print':
+      printTool(step.print!, ctx);
+      return undefined;
+    case 'run':
+    case 'waitUntil':
+      // The runner drives the clock for these.
+      return undefined;
+  }
+}
+
+function printTool(p: PrintSpec, ctx: StepContext): void {
+  const { cluster, print } = ctx;
+  if (p === 'describe-topic' || (typeof p === 'object' && 'describe-topic' in p)) {
+    const image = cluster.liveBroker().image;
+    // TopicCommand describes the matching topics in name order.
+    const names = typeof p === 'object' ? [p['describe-topic']] : Object.keys(image.topics).sort();
+    for (const name of names) {
+      try {
+        print(cluster.describeTopic(name));
+      } catch (e) {
+        print(formatTopicCommandError((e as Error).message));
+        throw new StepFailure(`describe ${name}: ${(e as Error).message}`);
+      }
+    }
+    return;
+  }
+  if (p === 'list-topics') {
+    print(formatTopicList(Object.keys(cluster.liveBroker().image.topics)));
+    return;
+  }
+  if (p === 'reassign-verify' || (typeof p === 'object' && 'reassign-verify' in p)) {
+    const index =
+      typeof p === 'object'
+        ? [...ctx.steps.values()].find((s) => s.label === p['reassign-verify'])?.index
+        : ctx.lastReassign;
+    const json = index !== undefined ? ctx.reassignments.get(index) : undefined;
+    if (!json) throw new StepFailure('reassign-verify: no reassign step has run yet');
+    print(verifyText(cluster, json));
+    return;
+  }
+  if (p === 'delivery-report' || (typeof p === 'object' && 'delivery-report' in p)) {
+    const names =
+      typeof p === 'object'
+        ? [p['delivery-report']]
+        : ctx.clients.names().filter((n) => ctx.clients.isStarted(n) && ctx.clients.counters(n).sent > 0);
+    for (const name of names) {
+      const d = ctx.clients.delivery(name);
+      print(
+        `Delivery report for ${name}: sent=${d.sent} acknowledged=${d.acknowledged} failed=${d.failed} lost=${d.lost} duplicated=${d.duplicated}\n`,
+      );
+    }
+    return;
+  }
+  if (typeof p === 'object' && 'text' in p) print(`${p.text}\n`);
+}
+
+/** kafka-reassign-partitions --verify for a reassignment JSON, from the controller's state now. */
+function verifyText(cluster: Cluster, json: ReassignmentJson): string {
+  const ongoing = new Set(cluster.admin.listPartitionReassignments().reassignments.map((r) => tpString(r)));
+  const image = cluster.image;
+  const statuses: PartitionReassignmentStatus[] = json.partitions.map((p) => ({
+    topic: p.topic,
+    partition: p.partition,
+    currentReplicas: [...(image.topics[p.topic]?.partitions[p.partition]?.replicas ?? [])],
+    targetReplicas: [...p.replicas],
+    done: !ongoing.has(tpString(p)),
+  }));
+  // Once nothing is moving, --verify (without --preserve-throttles) clears throttles on every broker of the
+  // cluster and each target replica, and on every topic in the file.
+  const allDone = statuses.every((s) => s.done);
+  const throttles = allDone
+    ? {
+        brokers: [...cluster.brokers.keys(), ...json.partitions.flatMap((p) => p.replicas)],
+        topics: json.partitions.map((p) => p.topic),
+      }
+    : null;
+  return formatVerify(statuses, throttles);
+}

@@ -1,0 +1,257 @@
+// The scenario document as the runner reads it, after YAML parsing and validation against the JSON Schema
+// (schema.ts describes every field for editors and users; these types mirror it for the code).
+import type { Distribution } from '../sim/index.ts';
+
+/** A duration string such as '250ms', '5s', '2m'. */
+export type DurationText = string;
+
+export type ConfigValue = string | number | boolean;
+
+/** A number (equals) or a comparison; every given bound must hold. */
+export type Comparison =
+  | number
+  | { eq?: number; ne?: number; gt?: number; gte?: number; lt?: number; lte?: number };
+
+export interface TopicSpec {
+  name: string;
+  partitions?: number;
+  replicationFactor?: number;
+  configs?: Record<string, ConfigValue>;
+  /** Partition index -> broker ids (the first is the preferred leader). */
+  assignments?: number[][];
+}
+
+export interface ClusterSpec {
+  brokers?: number | { id: number; rack?: string }[];
+  firstBrokerId?: number;
+  storage?: 'kafka' | 'shared';
+  configs?: Record<string, ConfigValue>;
+  latency?: DurationText | Distribution;
+  checkInvariantsEvery?: number;
+}
+
+export type ClientFlavour = 'java' | 'librdkafka';
+
+export interface ProducerSpec {
+  name: string;
+  topic: string;
+  rate: number;
+  recordSize?: number;
+  records?: number;
+  keys?: 'none' | 'sequence';
+  partition?: number;
+  flavour?: ClientFlavour;
+  config?: Record<string, ConfigValue>;
+  autoStart?: boolean;
+}
+
+export interface ConsumerSpec {
+  name: string;
+  topic: string;
+  partitions?: number[];
+  flavour?: ClientFlavour;
+  config?: Record<string, ConfigValue>;
+  autoStart?: boolean;
+}
+
+export interface PerfProducerSpec {
+  name: string;
+  topic: string;
+  numRecords: number;
+  throughput: number;
+  recordSize: number;
+  flavour?: ClientFlavour;
+  config?: Record<string, ConfigValue>;
+  autoStart?: boolean;
+}
+
+export interface ClientsSpec {
+  producers?: ProducerSpec[];
+  consumers?: ConsumerSpec[];
+  perfProducers?: PerfProducerSpec[];
+}
+
+export interface FaultsSpec {
+  dropProbability?: number;
+  slowBrokers?: Record<string, DurationText>;
+}
+
+export interface TopicPartitionSpec {
+  topic: string;
+  partition: number;
+}
+
+/** A broker id, the broker leading a partition when the step runs, or the broker an earlier step acted on. */
+export type BrokerSelector = number | { leaderOf: TopicPartitionSpec } | { brokerOf: string };
+
+/** A network node: a broker id, `controller`, or a client name. */
+export type NodeRef = number | string;
+
+export type PrintKind = 'describe-topic' | 'list-topics' | 'reassign-verify' | 'delivery-report';
+
+export type PrintSpec =
+  | PrintKind
+  | { 'describe-topic': string }
+  | { 'reassign-verify': string }
+  | { 'delivery-report': string }
+  | { text: string };
+
+export interface ReassignSpec {
+  json?: string | Record<string, unknown>;
+  file?: string;
+  throttle?: number;
+}
+
+export interface WaitUntilSpec {
+  condition: Condition;
+  timeout: DurationText;
+  poll?: DurationText;
+  onTimeout?: 'fail' | 'continue';
+}
+
+export interface StepSpec {
+  at?: DurationText;
+  after?: DurationText;
+  label?: string;
+  note?: string;
+  quiet?: boolean;
+  createTopic?: TopicSpec;
+  alterTopic?: { name: string; partitions: number };
+  deleteTopic?: string;
+  reassign?: ReassignSpec;
+  start?: string | string[];
+  stop?: string | string[];
+  crashBroker?: BrokerSelector;
+  restartBroker?: BrokerSelector;
+  partition?: NodeRef[][];
+  isolate?: NodeRef;
+  dropOutbound?: { from: NodeRef; to: NodeRef | NodeRef[] };
+  heal?: true;
+  slowBroker?: { broker: BrokerSelector; delay: DurationText };
+  waitUntil?: WaitUntilSpec;
+  print?: PrintSpec;
+  run?: DurationText;
+}
+
+export const STEP_ACTIONS = [
+  'createTopic',
+  'alterTopic',
+  'deleteTopic',
+  'reassign',
+  'start',
+  'stop',
+  'crashBroker',
+  'restartBroker',
+  'partition',
+  'isolate',
+  'dropOutbound',
+  'heal',
+  'slowBroker',
+  'waitUntil',
+  'print',
+  'run',
+] as const satisfies readonly (keyof StepSpec)[];
+
+export type StepAction = (typeof STEP_ACTIONS)[number];
+
+export interface PerBrokerCondition {
+  topic?: string;
+  equals?: Record<string, number>;
+  maxSkew?: number;
+}
+
+export interface Condition {
+  leadersPerBroker?: PerBrokerCondition;
+  replicasPerBroker?: PerBrokerCondition;
+  ledBy?: { topic: string; broker: number; partitions?: number[] };
+  leaderFromIsr?: { topic: string; since: string; partitions?: number[] };
+  isr?: { topic: string; partitions?: number[]; size?: Comparison; includes?: number; excludes?: number };
+  offsets?: { topic: string; partitions?: number[]; highWatermark?: Comparison; logEndOffset?: Comparison };
+  reassignments?: { topic?: string; count: Comparison };
+  partitionCount?: { topic: string; count: Comparison };
+  delivery?: {
+    producer: string;
+    sent?: Comparison;
+    acknowledged?: Comparison;
+    failed?: Comparison;
+    lost?: Comparison;
+    duplicated?: Comparison;
+  };
+  producerErrors?: { producer: string; error?: string; count: Comparison };
+  consumer?: { name: string; consumed?: Comparison; lag?: Comparison };
+  perf?: {
+    name: string;
+    done?: boolean;
+    completed?: Comparison;
+    minRecordsPerSec?: Comparison;
+    maxLatencyMs?: Comparison;
+  };
+  timing?: { from?: string; to: string; max?: DurationText; min?: DurationText };
+  invariants?: 'held';
+  all?: Condition[];
+  any?: Condition[];
+  not?: Condition;
+}
+
+export const CONDITION_KINDS = [
+  'leadersPerBroker',
+  'replicasPerBroker',
+  'ledBy',
+  'leaderFromIsr',
+  'isr',
+  'offsets',
+  'reassignments',
+  'partitionCount',
+  'delivery',
+  'producerErrors',
+  'consumer',
+  'perf',
+  'timing',
+  'invariants',
+  'all',
+  'any',
+  'not',
+] as const satisfies readonly (keyof Condition)[];
+
+export type ConditionKind = (typeof CONDITION_KINDS)[number];
+
+export interface ExpectationSpec extends Condition {
+  name: string;
+  description?: string;
+}
+
+export interface MetricSpec {
+  delivery?: { producer: string; field: 'sent' | 'acknowledged' | 'failed' | 'lost' | 'duplicated' };
+  producerErrors?: { producer: string; error?: string };
+  leadersPerBroker?: { topic?: string; stat: 'max' | 'min' | 'skew' };
+  consumer?: { name: string; field: 'consumed' | 'lag' };
+  perf?: {
+    name: string;
+    field: 'completed' | 'recordsPerSec' | 'avgLatencyMs' | 'maxLatencyMs' | 'minRecordsPerSec';
+  };
+  offsets?: { topic: string; partitions?: number[]; field: 'highWatermark' | 'logEndOffset' };
+  timing?: { from?: string; to: string };
+}
+
+export const METRIC_KINDS = [
+  'delivery',
+  'producerErrors',
+  'leadersPerBroker',
+  'consumer',
+  'perf',
+  'offsets',
+  'timing',
+] as const satisfies readonly (keyof MetricSpec)[];
+
+export interface ScenarioSpec {
+  name: string;
+  description?: string;
+  seed?: number | string;
+  cluster?: ClusterSpec;
+  topics?: TopicSpec[];
+  clients?: ClientsSpec;
+  faults?: FaultsSpec;
+  timeline: StepSpec[];
+  expectations?: ExpectationSpec[];
+  metrics?: Record<string, MetricSpec>;
+}
