@@ -71,6 +71,9 @@ export function producerConfig(flavour: ClientFlavour, input: ProducerConfigInpu
   const { acks, 'topic.metadata.refresh.interval.ms': refresh, ...rest } = input;
   const cfg: ProducerConfig = { ...base, ...rest };
   if (acks !== undefined) cfg.acks = acks === 'all' ? -1 : (Number(acks) as 0 | 1 | -1);
+  // Kafka 3.x: idempotence is on by default, but quietly off when the user sets acks other than all without
+  // asking for idempotence (ProducerConfig.postProcessAndValidateIdempotenceConfigs); asking for both fails.
+  if (cfg.acks !== -1 && input['enable.idempotence'] === undefined) cfg['enable.idempotence'] = false;
   if (refresh !== undefined) cfg['metadata.max.age.ms'] = refresh;
   if (![0, 1, -1].includes(cfg.acks)) throw new Error(`acks must be 0, 1, -1 or all, not ${String(acks)}`);
   if (cfg['enable.idempotence'] && cfg.acks !== -1) {

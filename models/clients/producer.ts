@@ -98,7 +98,13 @@ export interface ProducerOptions {
   keepContent?: boolean;
 }
 
-let nextProducerId = 1000;
+/** Producer ids are handed out per simulation (as a cluster's InitProducerId would), never across runs. */
+const nextProducerIds = new WeakMap<Simulation, number>();
+function nextProducerId(sim: Simulation): number {
+  const id = nextProducerIds.get(sim) ?? 1000;
+  nextProducerIds.set(sim, id + 1);
+  return id;
+}
 
 export class Producer extends SimNode {
   readonly flavour: ClientFlavour;
@@ -138,7 +144,7 @@ export class Producer extends SimNode {
 
   protected override onStart(): void {
     if (this.config['enable.idempotence']) {
-      this.producerId = nextProducerId++;
+      this.producerId = nextProducerId(this.sim);
       this.producerEpoch = 0;
     }
     this.refreshMetadata();
