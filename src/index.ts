@@ -27,5 +27,14 @@ export { PartitionLog, type RecordBatch } from '../models/storage/index.ts';
 export * from './cluster/index.ts';
 // Tool output formats (kafka-topics, kafka-reassign-partitions, perf tests, consumer groups).
 export * as format from './format/index.ts';
+// Scenarios: load, validate and run them from code.
+export {
+  listShippedScenarios,
+  loadScenarioFile,
+  loadScenarioObject,
+  loadScenarioText,
+  runScenario,
+  ScenarioError,
+} from './scenario/index.ts';
 // The kernel, for custom nodes and workloads.
 export * from './sim/index.ts';
