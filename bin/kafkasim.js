@@ -11,5 +11,12 @@ for (const stream of [process.stdout, process.stderr]) {
     throw err;
   });
 }
-const { main } = await import('../src/cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+try {
+  const { main } = await import('../src/cli/main.ts');
+  process.exitCode = await main(process.argv.slice(2));
+} catch (err) {
+  // main() turns every user-facing problem into a message; what reaches here is a broken installation.
+  process.stderr.write(`kafkasim: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+  if (process.env.KAFKASIM_DEBUG && err instanceof Error) process.stderr.write(`${err.stack}\n`);
+  process.exitCode = 3;
+}
