@@ -75,7 +75,8 @@ export interface Replica {
   isr: number[];
   replicas: number[];
   followers: Map<number, FollowerState>;
-  alterPartitionInFlight: boolean;
+  /** The ISR proposed by an AlterPartition in flight (KIP-497's pending state), undefined when none. */
+  pendingIsr: number[] | undefined;
   waiters: AckWaiter[];
   /** Bytes in/out since the broker started leading it (for metrics). */
   bytesIn: number;
@@ -332,7 +333,7 @@ export class Broker extends SimNode {
       isr: [],
       replicas: [],
       followers: new Map(),
-      alterPartitionInFlight: false,
+      pendingIsr: undefined,
       waiters: [],
       bytesIn: 0,
       bytesOut: 0,
@@ -518,8 +519,12 @@ export class Broker extends SimNode {
 
   private maybeAdvanceHighWatermark(r: Replica): void {
     if (r.role !== 'leader') return;
+    // Kafka's "maximal ISR": while an expansion is in flight the new member already counts, so nothing is
+    // acknowledged that it lacks (the controller may make it leader the moment it commits the expansion, as
+    // a kafka-storage reassignment does); while a shrink is in flight the leaving member still counts.
     let hw = r.log.logEndOffset;
-    for (const id of r.isr) {
+    const counted = r.pendingIsr ? new Set([...r.isr, ...r.pendingIsr]) : r.isr;
+    for (const id of counted) {
       if (id === this.brokerId) continue;
       const f = r.followers.get(id);
       hw = Math.min(hw, f ? Math.max(f.leo, 0) : 0);
@@ -591,8 +596,8 @@ export class Broker extends SimNode {
   }
 
   private alterIsr(r: Replica, newIsr: number[], why: 'expand' | 'shrink'): void {
-    if (r.alterPartitionInFlight) return;
-    r.alterPartitionInFlight = true;
+    if (r.pendingIsr) return;
+    r.pendingIsr = newIsr;
     this.emit('broker.alter-isr', { topic: r.topic, partition: r.partition, why, isr: r.isr, newIsr });
     this.toController<AlterPartitionResponse>(
       {
@@ -606,7 +611,7 @@ export class Broker extends SimNode {
         newIsr,
       },
       (res) => {
-        r.alterPartitionInFlight = false;
+        r.pendingIsr = undefined;
         if (
           res &&
           res.errorCode === 0 &&
