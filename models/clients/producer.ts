@@ -264,8 +264,9 @@ export class Producer extends SimNode {
       for (const l of this.listeners) l(result);
       return;
     }
-    const keyBytes = rec.key ? utf8.encode(rec.key).length : 0;
-    const valueBytes = rec.value != null ? utf8.encode(rec.value).length : (rec.valueBytes ?? 0);
+    // Sizes only: byteLength counts UTF-8 bytes without building them (a third of workflow B's producer time).
+    const keyBytes = rec.key ? Buffer.byteLength(rec.key, 'utf8') : 0;
+    const valueBytes = rec.value != null ? Buffer.byteLength(rec.value, 'utf8') : (rec.valueBytes ?? 0);
     const size = keyBytes + valueBytes + RECORD_OVERHEAD;
     let batch = this.openBatch(rec.topic, partition);
     if (batch.count > 0 && batch.bytes + size > this.config['batch.size']) {
