@@ -12,9 +12,11 @@ import type {
   BrokerHeartbeatResponse,
   BrokerRegistrationResponse,
   ControllerRequest,
+  CreateTopicsResponse,
   ElectLeadersResponse,
   MetadataFetchResponse,
 } from '../controller/api.ts';
+import { GroupCoordinator, isGroupRequest, OFFSETS_TOPIC } from '../group/index.ts';
 import {
   describeTopicConfigs,
   effectiveTopicConfig,
@@ -114,6 +116,8 @@ export class Broker extends SimNode {
   readonly staticConfigs: Record<string, string>;
   private readonly controllers: NodeId[];
   private readonly shared: SharedStorage | undefined;
+  /** Serves the groups of the __consumer_offsets partitions this broker leads (models/group). */
+  readonly groupCoordinator: GroupCoordinator;
 
   // ---- volatile state (rebuilt at every start) ----
   image: MetadataImage = emptyImage();
@@ -141,6 +145,24 @@ export class Broker extends SimNode {
       throw new Error('shared storage mode needs a SharedStorage');
     this.config = { ...brokerDefaults, ...options.config };
     this.staticConfigs = { ...options.staticConfigs };
+    this.groupCoordinator = new GroupCoordinator(this, {
+      createTopic: (topic, done) =>
+        this.toController<CreateTopicsResponse>({ type: 'CreateTopics', topics: [topic] }, (r) =>
+          done(r ? (r.topics[0]?.errorCode ?? -1) : -1),
+        ),
+      append: (partition, batch, timeoutMs, done) =>
+        this.handleProduce(
+          {
+            type: 'Produce',
+            acks: -1,
+            timeoutMs,
+            clientId: 'group-coordinator',
+            correlationId: 0,
+            partitions: [{ topic: OFFSETS_TOPIC, partition, batch }],
+          },
+          (res) => done(res.partitions[0]!.errorCode),
+        ),
+    });
   }
 
   /** Local logs survive crashes (they are on disk). */
@@ -162,6 +184,7 @@ export class Broker extends SimNode {
     this.inRate = 0;
     this.inBusyUntil = 0;
     this.outBusyUntil = 0;
+    this.groupCoordinator.reset();
     this.register();
     this.fetchMetadata();
     const lag = this.config['replica.lag.time.max.ms'];
@@ -307,8 +330,10 @@ export class Broker extends SimNode {
     replica.leaderEpoch = reg.leaderEpoch;
     this.failWaiters(replica, Errors.NOT_LEADER_OR_FOLLOWER.code);
     if (reg.leader === this.brokerId) this.becomeLeader(replica);
-    else if (reg.leader < 0) replica.role = 'offline';
-    else this.becomeFollower(replica);
+    else if (reg.leader < 0) {
+      replica.role = 'offline';
+      this.onRoleChange(replica);
+    } else this.becomeFollower(replica);
   }
 
   private createReplica(topic: TopicImage, p: number): Replica {
@@ -363,6 +388,7 @@ export class Broker extends SimNode {
     if (this.storageMode === 'shared') {
       // AutoMQ: the new leader opens the partition from object-storage metadata before it serves.
       r.role = 'opening';
+      this.onRoleChange(r);
       const epoch = r.leaderEpoch;
       this.emit('broker.partition-opening', { topic: r.topic, partition: r.partition, leaderEpoch: epoch });
       this.schedule(
@@ -372,6 +398,7 @@ export class Broker extends SimNode {
           r.role = 'leader';
           r.log.assignEpochStart(epoch);
           r.log.highWatermark = r.log.logEndOffset;
+          this.onRoleChange(r);
           this.emit('broker.leader', { topic: r.topic, partition: r.partition, leaderEpoch: epoch });
         },
         'broker.partition-open',
@@ -382,11 +409,18 @@ export class Broker extends SimNode {
     r.log.assignEpochStart(r.leaderEpoch);
     this.emit('broker.leader', { topic: r.topic, partition: r.partition, leaderEpoch: r.leaderEpoch });
     this.maybeAdvanceHighWatermark(r);
+    this.onRoleChange(r);
+  }
+
+  /** The group coordinator follows leadership of __consumer_offsets partitions (load on lead, unload on loss). */
+  private onRoleChange(r: Replica): void {
+    this.groupCoordinator.onPartitionRole(r.topic, r.partition, r.role, r.leaderEpoch, r.log);
   }
 
   private becomeFollower(r: Replica): void {
     r.role = 'follower';
     r.followers = new Map();
+    this.onRoleChange(r);
     this.emit('broker.follower', {
       topic: r.topic,
       partition: r.partition,
@@ -405,6 +439,8 @@ export class Broker extends SimNode {
     const r = this.replicas.get(key);
     if (!r) return;
     this.replicas.delete(key);
+    r.role = 'offline';
+    this.onRoleChange(r);
     this.failWaiters(r, Errors.NOT_LEADER_OR_FOLLOWER.code);
     if (deleteLog && this.storageMode === 'kafka') this.localLogs.delete(key);
     if (closeAndElect && this.storageMode === 'shared') {
@@ -629,8 +665,11 @@ export class Broker extends SimNode {
   // ---- request handling -----------------------------------------------------------------------------------
 
   protected override onRequest(from: NodeId, payload: unknown, reply: (response: unknown) => void): void {
-    let conn = this.connections.get(from);
-    if (!conn) this.connections.set(from, (conn = { queue: [], busy: false }));
+    // Clients talk to their group coordinator over a connection of its own (Java and librdkafka both do), so a
+    // parked JoinGroup never holds up their fetches from the same broker.
+    const key = isGroupRequest(payload) ? `${from}/coordinator` : from;
+    let conn = this.connections.get(key);
+    if (!conn) this.connections.set(key, (conn = { queue: [], busy: false }));
     conn.queue.push({ payload: payload as BrokerRequest, reply });
     if (!conn.busy) this.nextOnConnection(conn);
   }
@@ -656,6 +695,7 @@ export class Broker extends SimNode {
   }
 
   private handle(req: BrokerRequest, done: (response: unknown) => void): void {
+    if (isGroupRequest(req)) return this.groupCoordinator.handle(req, done);
     switch (req.type) {
       case 'Produce':
         return this.handleProduce(req, done);

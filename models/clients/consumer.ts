@@ -1,7 +1,7 @@
-// A consumer client in assign mode (groups arrive with the group model): it fetches from each partition's
-// leader, one fetch in flight per broker as the Java fetcher does, follows leader changes through metadata,
-// resets positions with auto.offset.reset (ListOffsets at the moment of the reset), and hands the application
-// whole batches (trimmed to the position), never one event per record.
+// A consumer client in assign mode: it fetches from each partition's leader, one fetch in flight per broker as
+// the Java fetcher does, follows leader changes through metadata, resets positions with auto.offset.reset
+// (ListOffsets at the moment of the reset), and hands the application whole batches (trimmed to the position),
+// never one event per record. GroupConsumer (group-consumer.ts) builds subscribe mode on the hooks below.
 import { type NodeId, SimNode, type Simulation } from '../../src/sim/index.ts';
 import type { FetchRequest, FetchResponse, ListOffsetsResponse, MetadataResponse } from '../broker/api.ts';
 import { brokerNodeId } from '../broker/broker.ts';
@@ -39,13 +39,27 @@ export interface ConsumerOptions {
   bootstrap: NodeId[];
 }
 
-interface PartitionState {
+export interface PartitionState {
   topic: string;
   partition: number;
+  /** `topic-partition`, the assignment map's key (kept so the fetch path builds no strings). */
+  readonly key: string;
   /** Next offset to fetch; undefined until reset. */
   position: number | undefined;
   highWatermark: number;
+  /** A position lookup is in flight (ListOffsets, or a group member's OffsetFetch): do not reset now. */
   resetting: boolean;
+}
+
+/** An auto.offset.reset as it happened: which offset ListOffsets gave, and when. */
+export interface OffsetReset {
+  topic: string;
+  partition: number;
+  strategy: 'latest' | 'earliest';
+  offset: number;
+  /** When ListOffsets was sent, and when its answer came: the broker read the offset in between. */
+  requestedAt: number;
+  time: number;
 }
 
 export class Consumer extends SimNode {
@@ -55,10 +69,12 @@ export class Consumer extends SimNode {
   recordsConsumed = 0;
   bytesConsumed = 0;
   readonly errorCounts: Partial<Record<string, number>> = {};
-  private assignment = new Map<string, PartitionState>();
+  /** Every auto.offset.reset this consumer did, in order. */
+  readonly resets: OffsetReset[] = [];
+  protected assignment = new Map<string, PartitionState>();
   private fetching = new Set<number>();
   private metadataInFlight = false;
-  private readonly listeners: ((c: ConsumedBatches) => void)[] = [];
+  protected readonly listeners: ((c: ConsumedBatches) => void)[] = [];
   private fetchLoopScheduled = false;
 
   constructor(sim: Simulation, id: NodeId, options: ConsumerOptions) {
@@ -92,7 +108,14 @@ export class Consumer extends SimNode {
       const key = `${tp.topic}-${tp.partition}`;
       next.set(
         key,
-        this.assignment.get(key) ?? { ...tp, position: undefined, highWatermark: -1, resetting: false },
+        this.assignment.get(key) ?? {
+          topic: tp.topic,
+          partition: tp.partition,
+          key,
+          position: undefined,
+          highWatermark: -1,
+          resetting: false,
+        },
       );
     }
     this.assignment = next;
@@ -131,8 +154,10 @@ export class Consumer extends SimNode {
       { type: 'Metadata', topics: null },
       (o) => {
         this.metadataInFlight = false;
-        if (o.ok) this.metadata.update(o.response, this.sim.now);
-        else
+        if (o.ok) {
+          this.metadata.update(o.response, this.sim.now);
+          this.onMetadataUpdate();
+        } else
           this.schedule(
             this.config['retry.backoff.ms'],
             () => this.refreshMetadata(),
@@ -144,7 +169,25 @@ export class Consumer extends SimNode {
     );
   }
 
-  private kick(): void {
+  /** Called after every successful metadata refresh. */
+  protected onMetadataUpdate(): void {}
+
+  /** Whether a partition with a position may be fetched now (a group member holds back buffered ones). */
+  protected fetchable(_st: PartitionState): boolean {
+    return true;
+  }
+
+  /** New records fetched for a partition (the position has moved past them). Assign mode hands them on. */
+  protected onFetched(_st: PartitionState, c: ConsumedBatches): void {
+    this.recordsConsumed += c.records;
+    this.bytesConsumed += c.bytes;
+    for (const l of this.listeners) l(c);
+  }
+
+  /** A position was set by auto.offset.reset. */
+  protected onReset(_st: PartitionState): void {}
+
+  protected kick(): void {
     if (this.fetchLoopScheduled || !this.up) return;
     this.fetchLoopScheduled = true;
     this.schedule(
@@ -170,6 +213,7 @@ export class Consumer extends SimNode {
         if (!st.resetting) this.resetOffset(st, leader);
         continue;
       }
+      if (this.fetching.has(leader) || !this.fetchable(st)) continue;
       let list = byLeader.get(leader);
       if (!list) byLeader.set(leader, (list = []));
       list.push(st);
@@ -181,13 +225,14 @@ export class Consumer extends SimNode {
     }
   }
 
-  private resetOffset(st: PartitionState, leader: number): void {
+  protected resetOffset(st: PartitionState, leader: number): void {
     const reset = this.config['auto.offset.reset'];
     if (reset === 'none') {
       this.errorCounts.NoOffsetForPartition = (this.errorCounts.NoOffsetForPartition ?? 0) + 1;
       return;
     }
     st.resetting = true;
+    const requestedAt = this.sim.now;
     this.request<ListOffsetsResponse>(
       brokerNodeId(leader),
       {
@@ -197,14 +242,25 @@ export class Consumer extends SimNode {
       (o) => {
         st.resetting = false;
         const r = o.ok ? o.response.partitions[0] : undefined;
+        // The partition may have been unassigned (or reassigned) while ListOffsets was in flight.
+        if (this.assignment.get(st.key) !== st) return;
         if (r && r.errorCode === 0) {
           st.position = r.offset;
+          this.resets.push({
+            topic: st.topic,
+            partition: st.partition,
+            strategy: reset,
+            offset: r.offset,
+            requestedAt,
+            time: this.sim.now,
+          });
           this.emit('consumer.reset', {
             topic: st.topic,
             partition: st.partition,
             strategy: reset,
             offset: r.offset,
           });
+          this.onReset(st);
         } else {
           if (r) this.countError(r.errorCode);
           this.refreshMetadata();
@@ -219,13 +275,14 @@ export class Consumer extends SimNode {
     );
   }
 
-  private countError(code: number): void {
+  protected countError(code: number): void {
     const name = errorByCode(code).name;
     this.errorCounts[name] = (this.errorCounts[name] ?? 0) + 1;
   }
 
   private fetchFrom(leader: number, parts: PartitionState[]): void {
     this.fetching.add(leader);
+    const requested = parts.map((st) => st.position);
     const req: FetchRequest = {
       type: 'Fetch',
       replicaId: -1,
@@ -250,9 +307,19 @@ export class Consumer extends SimNode {
           return;
         }
         let retry = false;
-        for (const pr of o.response.partitions) {
-          const st = this.assignment.get(`${pr.topic}-${pr.partition}`);
-          if (!st || st.position === undefined) continue;
+        const answered = o.response.partitions;
+        for (let i = 0; i < answered.length; i++) {
+          const pr = answered[i]!;
+          // The broker answers in request order. Skip partitions unassigned, reassigned or seeked meanwhile.
+          const st = parts[i];
+          if (
+            !st ||
+            st.partition !== pr.partition ||
+            st.topic !== pr.topic ||
+            this.assignment.get(st.key) !== st ||
+            st.position !== requested[i]
+          )
+            continue;
           if (pr.errorCode !== 0) {
             this.countError(pr.errorCode);
             if (pr.errorCode === Errors.OFFSET_OUT_OF_RANGE.code) st.position = undefined;
@@ -267,7 +334,10 @@ export class Consumer extends SimNode {
         if (retry) {
           this.refreshMetadata();
           this.schedule(this.config['retry.backoff.ms'], () => this.kick(), 'consumer.fetch-retry');
-        } else this.kick();
+        } else if (!this.fetchLoopScheduled) {
+          // Fetch again from this response's event rather than a new one: the fetch loop is the hot path.
+          this.pump();
+        }
       },
       this.config['request.timeout.ms'] + this.config['fetch.max.wait.ms'],
     );
@@ -288,8 +358,6 @@ export class Consumer extends SimNode {
     const last = batches[batches.length - 1]!;
     st.position = Math.max(from, lastOffsetOf(last) + 1);
     if (records === 0) return;
-    this.recordsConsumed += records;
-    this.bytesConsumed += bytes;
     const c: ConsumedBatches = {
       topic: st.topic,
       partition: st.partition,
@@ -299,6 +367,6 @@ export class Consumer extends SimNode {
       bytes,
       highWatermark,
     };
-    for (const l of this.listeners) l(c);
+    this.onFetched(st, c);
   }
 }

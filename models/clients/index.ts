@@ -1,6 +1,8 @@
-// Clients: producer, consumer (assign mode) and admin client, in Java and librdkafka flavours, talking to
-// brokers only through the simulated network; the perf-test workloads; Kafka's partitioners.
-// Left out: transactions, compression, interceptors, quotas, SASL/TLS; the group protocol is in models/group.
+// Clients: producer, consumer (assign mode), group consumer (subscribe mode: a member of a consumer group) and
+// admin client, in Java and librdkafka flavours, talking to brokers only through the simulated network; the
+// perf-test workloads; Kafka's partitioners.
+// Left out: transactions, compression, interceptors, quotas, SASL/TLS, KIP-848 members; the coordinator side of
+// the group protocol is in models/group.
 // Facts: clients-and-groups.md §3–§4 (ProducerConfig.java, Sender.java, BuiltInPartitioner, librdkafka
 // CONFIGURATION.md), source-scenarios.md A (perf-test workload).
 export { AdminClient, type AdminOptions, type AdminOutcome } from './admin.ts';
@@ -13,7 +15,34 @@ export {
   type ProducerConfigInput,
   producerConfig,
 } from './config.ts';
-export { type ConsumedBatches, Consumer, type ConsumerOptions, type TopicPartitionRef } from './consumer.ts';
+export {
+  type ConsumedBatches,
+  Consumer,
+  type ConsumerOptions,
+  type OffsetReset,
+  type PartitionState,
+  type TopicPartitionRef,
+} from './consumer.ts';
+export {
+  type ConsumerPerfOptions,
+  type ConsumerPerfProgress,
+  type ConsumerPerfResult,
+  ConsumerPerfWorkload,
+} from './consumer-perf.ts';
+export {
+  GroupConsumer,
+  type GroupConsumerOptions,
+  type MemberAssignmentEvent,
+  type ProcessingModel,
+  type RebalanceControl,
+  type RebalanceListener,
+} from './group-consumer.ts';
+export {
+  type GroupConsumerConfig,
+  type GroupConsumerConfigInput,
+  groupConsumerConfig,
+  strategyNames,
+} from './group-consumer-config.ts';
 export { MetadataCache, type PartitionLeader } from './metadata-cache.ts';
 export * from './partitioners.ts';
 export {

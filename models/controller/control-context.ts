@@ -8,6 +8,7 @@ import type { MetadataImage, MetadataRecord } from '../metadata/index.ts';
 import { type FailureName, KafkaError, Errors as ProtocolErrors } from '../protocol/index.ts';
 import type { ErrorResult } from './api.ts';
 import type { ControllerConfig, StorageMode } from './config.ts';
+import type { ClusterStats } from './leader-selector.ts';
 import type { PlacementRandom } from './replica-placer.ts';
 
 export interface ControlRandom extends PlacementRandom {
@@ -21,6 +22,8 @@ export interface ControlContext {
   readonly storageMode: StorageMode;
   /** Placement and shared-mode target selection draw from here. */
   readonly random: ControlRandom;
+  /** Traffic loads from the auto-balancer, when it runs; the shared-mode failover weighs brokers by them. */
+  readonly clusterStats?: ClusterStats;
   readonly newTopicId: () => string;
   /** Emits a trace event from the controller node. */
   readonly emit: (kind: string, fields: Record<string, unknown>) => void;

@@ -1,15 +1,15 @@
 /**
- * The KRaft quorum controller (single node for now): Kafka's `QuorumController` with its cluster, replication
- * and configuration control managers. It turns broker and admin requests into metadata records, appends each
+ * The KRaft quorum controller: Kafka's `QuorumController` with its cluster, replication and configuration
+ * control managers. It turns broker and admin requests into metadata records, appends each
  * request's records as one batch and answers when the batch commits; it tracks broker liveness from heartbeats
  * and fences brokers whose session expires, elects partition leaders, places replicas like Kafka's striped
  * placer, runs reassignments (Kafka's adding/removing protocol, or AutoMQ's leader -1 move in shared storage
- * mode), and serves committed metadata to brokers by long-polled MetadataFetch.
+ * mode), and serves committed metadata to brokers by long-polled MetadataFetch. Alone it runs on a local
+ * metadata log; as a voter of the Raft quorum (models/raft) it is active while it leads and a standby otherwise.
  *
- * Left out: the Raft quorum (a MetadataLog stands in; another controller node cannot take over yet), ELR and
- * leader recovery state, preferred-leader auto-balancing, unregistration, log directories, features and
- * metadata versions, quotas, ACLs and policies, APPEND/SUBTRACT config ops, AutoMQ's topic and partition quotas
- * and its load metrics (partition counts stand in for load).
+ * Left out: ELR and leader recovery state, preferred-leader auto-balancing, unregistration, log directories,
+ * features and metadata versions, quotas, ACLs and policies, APPEND/SUBTRACT config ops, AutoMQ's topic and
+ * partition quotas and its load metrics (partition counts stand in for load).
  *
  * Facts: /work/shared/reference/kraft.md §4 (heartbeats, fencing, election, reassignment, records),
  * clients-and-groups.md §6 (admin errors) and automq-balancer.md §1, §4 (shared-storage moves and failover),
@@ -44,6 +44,7 @@ export {
 } from './config.ts';
 export type { PendingElection } from './control-context.ts';
 export { checkPartitionStates } from './invariants.ts';
+export type { ClusterStats } from './leader-selector.ts';
 export {
   buildPartitionChange,
   type Election,
@@ -51,7 +52,13 @@ export {
   type PartitionChange,
   type PartitionChangeSpec,
 } from './partition-change.ts';
-export { QuorumController, type QuorumControllerOptions } from './quorum-controller.ts';
+export {
+  type ControllerLifecycleEvent,
+  type ControllerQuorumOptions,
+  type ControllerRequestHandler,
+  QuorumController,
+  type QuorumControllerOptions,
+} from './quorum-controller.ts';
 export {
   isReassignmentInProgress,
   maybeCompleteReassignment,

@@ -148,9 +148,9 @@ export function fenceBroker(
   const affected = partitionsWhere(image, (p) => p.isr.includes(brokerId) || p.leader === brokerId);
   const reasonText = `broker-fenced:${reason}`;
   if (ctx.storageMode === 'shared') {
-    const selector = new LoadAwareLeaderSelector(image, brokerId, ctx.random);
+    const selector = new LoadAwareLeaderSelector(image, brokerId, ctx.random, ctx.clusterStats);
     for (const at of affected) {
-      const target = selector.select();
+      const target = selector.select({ topic: at.topic.name, partition: at.partition.partition });
       const change =
         target === undefined
           ? buildPartitionChange({
@@ -286,9 +286,9 @@ export function beginControlledShutdown(
   const awaiting: PendingElection[] = [];
   const accept = (id: number) => id !== brokerId && isActiveBroker(image, id);
   if (ctx.storageMode === 'shared') {
-    const selector = new LoadAwareLeaderSelector(image, brokerId, ctx.random);
+    const selector = new LoadAwareLeaderSelector(image, brokerId, ctx.random, ctx.clusterStats);
     for (const at of partitionsWhere(image, (p) => p.leader === brokerId)) {
-      const target = selector.select();
+      const target = selector.select({ topic: at.topic.name, partition: at.partition.partition });
       const change = target === undefined ? elect(at, 'ONLINE', () => false) : sharedMove(at, target, false);
       if (!change) continue;
       records.push(change.record);

@@ -1,5 +1,5 @@
 /**
- * The active quorum controller as a simulated node (single node for now): Kafka's `QuorumController`.
+ * The active (or, in a Raft quorum, standby) controller as a simulated node: Kafka's `QuorumController`.
  *
  * It keeps two images: the committed one (what brokers can read) and the latest one (committed plus records
  * appended but not yet committed), so that each request is validated against the controller's own pending
@@ -22,6 +22,7 @@ import {
   newTopicId,
   replay,
 } from '../metadata/index.ts';
+import { type QuorumConfig, RaftClient, RaftMetadataLog } from '../raft/index.ts';
 import { alterPartition, checkBrokerEpoch } from './alter-partition.ts';
 import type {
   BrokerHeartbeatRequest,
@@ -31,6 +32,7 @@ import type {
   ControllerRequest,
   MetadataFetchRequest,
   MetadataFetchResponse,
+  NotControllerResponse,
 } from './api.ts';
 import {
   BrokerHeartbeatManager,
@@ -49,6 +51,7 @@ import {
   partitionKey,
 } from './control-context.ts';
 import { checkPartitionStates } from './invariants.ts';
+import type { ClusterStats } from './leader-selector.ts';
 import {
   beginControlledShutdown,
   electLeaders,
@@ -67,6 +70,22 @@ export interface QuorumControllerOptions {
   metadataLog?: MetadataLog;
   /** Register the `controller.partition-state` invariant over the latest image. Default false. */
   checkInvariants?: boolean;
+  /**
+   * Makes this controller a voter of a KRaft metadata quorum: the metadata log is the Raft log, the active
+   * controller is the Raft leader, and the others replay committed records as standbys and answer
+   * NOT_CONTROLLER. Absent: a single controller on a LocalMetadataLog.
+   */
+  quorum?: ControllerQuorumOptions;
+}
+
+export interface ControllerQuorumOptions {
+  /** This controller's `node.id` (Kafka's examples use 3000, 3001, 3002). */
+  nodeId: number;
+  voters: readonly number[];
+  /** The network node of a voter. */
+  addressOf: (voterId: number) => NodeId;
+  /** `controller.quorum.*` overrides. */
+  config?: Partial<QuorumConfig>;
 }
 
 interface Parked {
@@ -80,6 +99,19 @@ interface Waiting {
   readonly timer: Timer;
 }
 
+/**
+ * Serves a request type that is not built in, for a component living on the controller node (AutoMQ's
+ * auto-balancer receives its metrics this way). Called only while the controller serves requests.
+ */
+export type ControllerRequestHandler = (
+  from: NodeId,
+  request: { readonly type: string },
+  reply: (response: unknown) => void,
+) => void;
+
+/** 'start': the node (re)started; 'active' / 'inactive': it became, or stopped being, the active controller. */
+export type ControllerLifecycleEvent = 'start' | 'active' | 'inactive';
+
 interface Appended {
   readonly baseOffset: number;
   /** The offset whose commit makes this write durable. */
@@ -90,26 +122,49 @@ export class QuorumController extends SimNode {
   readonly config: ControllerConfig;
   readonly storageMode: StorageMode;
   readonly metadataLog: MetadataLog;
+  /** The Raft client when this controller is a quorum voter. */
+  readonly raft: RaftClient<MetadataRecord> | undefined;
   #committed: MetadataImage = emptyImage();
   #latest: MetadataImage = emptyImage();
   #ready = false;
   #catchUpTo = -1;
   #queued: (() => void)[] = [];
-  #durableWaiters: { offset: number; fn: () => void }[] = [];
+  #durableWaiters: { offset: number; fn: () => void; lost?: (response: unknown) => void }[] = [];
   #parked = new Set<Parked>();
   #pendingElections = new Map<string, Waiting>();
   #heartbeats: BrokerHeartbeatManager;
   #fenceTimer: Timer | undefined;
   #unsubscribe: (() => void) | undefined;
+  #requestHandlers = new Map<string, ControllerRequestHandler>();
+  #lifecycleListeners: ((event: ControllerLifecycleEvent) => void)[] = [];
+  #clusterStats: ClusterStats | undefined;
 
   constructor(sim: Simulation, id: NodeId, options: QuorumControllerOptions = {}) {
     super(sim, id);
     this.config = resolveControllerConfig(options.config);
     this.storageMode = options.storageMode ?? 'kafka';
+    const quorum = options.quorum;
+    // Controllers flush as followers too (Kafka's followersAlwaysFlush for the controller's RaftManager).
+    this.raft = quorum
+      ? new RaftClient<MetadataRecord>(this, {
+          nodeId: quorum.nodeId,
+          voters: quorum.voters,
+          addressOf: quorum.addressOf,
+          diskKey: 'metadata',
+          followersAlwaysFlush: true,
+          ...(quorum.config ? { config: quorum.config } : {}),
+        })
+      : undefined;
+    this.raft?.onLeaderChange((leader) => this.onQuorumLeaderChange(leader.leaderId));
     this.metadataLog =
       options.metadataLog ??
-      // On the simulation, not the node: the log is the disk, and commits land even if the controller crashes.
-      new LocalMetadataLog({ scheduler: sim, commitDelayMs: this.config['kafkasim.metadata.commit.ms'] });
+      (this.raft
+        ? new RaftMetadataLog(this.raft)
+        : // On the simulation, not the node: the log is the disk, and commits land even if the controller crashes.
+          new LocalMetadataLog({
+            scheduler: sim,
+            commitDelayMs: this.config['kafkasim.metadata.commit.ms'],
+          }));
     this.#heartbeats = new BrokerHeartbeatManager(this.config['broker.session.timeout.ms']);
     if (options.checkInvariants) {
       sim.addInvariant(`controller.partition-state(${id})`, () =>
@@ -143,6 +198,52 @@ export class QuorumController extends SimNode {
     return [...this.#pendingElections.values()].map((w) => w.wait);
   }
 
+  // ---- extensions: components living on the controller node (AutoMQ's auto-balancer) -------------------
+
+  /** Serves requests of `type` with `handler` (built-in types cannot be replaced); returns the remover. */
+  addRequestHandler(type: string, handler: ControllerRequestHandler): () => void {
+    this.#requestHandlers.set(type, handler);
+    return () => {
+      if (this.#requestHandlers.get(type) === handler) this.#requestHandlers.delete(type);
+    };
+  }
+
+  /** Calls `listener` at every lifecycle event of this node; returns the unsubscribe function. */
+  onLifecycle(listener: (event: ControllerLifecycleEvent) => void): () => void {
+    this.#lifecycleListeners = [...this.#lifecycleListeners, listener];
+    return () => {
+      this.#lifecycleListeners = this.#lifecycleListeners.filter((l) => l !== listener);
+    };
+  }
+
+  /** True while this node is the active controller and serves requests. */
+  get isActive(): boolean {
+    return this.ready;
+  }
+
+  /**
+   * Handles a request from a component on this node as if it had come over the network, without latency;
+   * `reply` runs when the answer would be sent (after the commit). False, and nothing done, when not active.
+   */
+  submit(request: ControllerRequest, reply: (response: unknown) => void): boolean {
+    if (!this.isActive) return false;
+    this.handle(request, reply);
+    return true;
+  }
+
+  /** Loads for the load-aware failover of shared-mode partitions (AutoMQ's ClusterStats); undefined: counts. */
+  get clusterStats(): ClusterStats | undefined {
+    return this.#clusterStats;
+  }
+
+  set clusterStats(stats: ClusterStats | undefined) {
+    this.#clusterStats = stats;
+  }
+
+  private notifyLifecycle(event: ControllerLifecycleEvent): void {
+    for (const listener of this.#lifecycleListeners) listener(event);
+  }
+
   // ---- lifecycle --------------------------------------------------------------------------------------------
 
   protected override onStart(): void {
@@ -153,18 +254,67 @@ export class QuorumController extends SimNode {
     this.#unsubscribe = this.metadataLog.onCommit((offset) => this.onCommitted(offset));
     // Records appended before a crash may still be in flight; serve only once they are committed and replayed.
     this.#catchUpTo = this.metadataLog.endOffset - 1;
+    // In a quorum only the Raft leader activates, once it has committed its epoch start (onQuorumLeaderChange).
+    if (this.raft) this.#catchUpTo = Number.POSITIVE_INFINITY;
+    this.notifyLifecycle('start');
     if (this.metadataLog.committedOffset >= this.#catchUpTo) this.becomeReady();
+    this.raft?.start();
   }
 
   protected override onCrash(): void {
     this.dropSoftState();
+    this.raft?.crash();
   }
 
   protected override onStop(): void {
     this.dropSoftState();
+    this.raft?.close();
+  }
+
+  // ---- the metadata quorum ----------------------------------------------------------------------------------
+
+  /**
+   * The Raft leader changed. This node activates when it leads and has committed its epoch start (every record
+   * of earlier epochs is then committed and replayed); it renounces when someone else leads.
+   */
+  private onQuorumLeaderChange(leaderId: number | undefined): void {
+    if (!this.up || !this.raft) return;
+    if (leaderId === this.raft.nodeId) {
+      if (!this.#ready) this.becomeReady();
+    } else if (this.#ready) {
+      this.renounce();
+    }
+  }
+
+  /** Back to standby: the active controller's soft state goes, and whoever waits on it hears NOT_CONTROLLER. */
+  private renounce(): void {
+    const waiting = this.#durableWaiters;
+    const parked = [...this.#parked];
+    // A standby keeps following the log.
+    const unsubscribe = this.#unsubscribe;
+    this.#unsubscribe = undefined;
+    this.dropSoftState();
+    this.#unsubscribe = unsubscribe;
+    this.#latest = this.#committed;
+    this.emit('controller.renounce', { committedOffset: this.metadataLog.committedOffset });
+    const answer = this.notController();
+    for (const w of waiting) w.lost?.(answer);
+    for (const p of parked) p.reply(answer as unknown as MetadataFetchResponse);
+  }
+
+  /** NOT_CONTROLLER, with the active controller's node when this node knows it. */
+  private notController(): NotControllerResponse {
+    const leader = this.raft?.leaderId;
+    const hint =
+      leader !== undefined && leader !== this.raft!.nodeId ? this.raft!.addressOf(leader) : undefined;
+    return {
+      ...(errorResult('NOT_CONTROLLER') as { errorCode: 41; errorMessage: string }),
+      ...(hint !== undefined ? { controllerNodeId: hint } : {}),
+    };
   }
 
   private dropSoftState(): void {
+    const wasActive = this.#ready;
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.#ready = false;
@@ -176,6 +326,8 @@ export class QuorumController extends SimNode {
     this.#pendingElections.clear();
     this.#fenceTimer?.cancel();
     this.#fenceTimer = undefined;
+    this.#clusterStats = undefined;
+    if (wasActive) this.notifyLifecycle('inactive');
   }
 
   private becomeReady(): void {
@@ -186,6 +338,7 @@ export class QuorumController extends SimNode {
     if (this.storageMode === 'shared') this.adoptLeaderlessPartitions();
     this.emit('controller.ready', { committedOffset: this.metadataLog.committedOffset });
     this.scheduleFenceCheck();
+    this.notifyLifecycle('active');
     const queued = this.#queued;
     this.#queued = [];
     for (const run of queued) run();
@@ -250,9 +403,10 @@ export class QuorumController extends SimNode {
     return appended;
   }
 
-  private whenDurable(offset: number, fn: () => void): void {
+  /** Runs `fn` once `offset` is committed; `lost` answers instead if this node stops being active first. */
+  private whenDurable(offset: number, fn: () => void, lost?: (response: unknown) => void): void {
     if (this.metadataLog.committedOffset >= offset) fn();
-    else this.#durableWaiters.push({ offset, fn });
+    else this.#durableWaiters.push(lost ? { offset, fn, lost } : { offset, fn });
   }
 
   /**
@@ -271,7 +425,7 @@ export class QuorumController extends SimNode {
     }
     for (const key of result.settledElections ?? []) this.settleElection(key);
     for (const wait of result.awaitingElection ?? []) this.awaitElection(wait);
-    if (reply) this.whenDurable(appended.lastOffset, () => reply(respond(appended)));
+    if (reply) this.whenDurable(appended.lastOffset, () => reply(respond(appended)), reply);
     return appended;
   }
 
@@ -281,6 +435,7 @@ export class QuorumController extends SimNode {
       config: this.config,
       storageMode: this.storageMode,
       random: this.random('placement'),
+      ...(this.#clusterStats ? { clusterStats: this.#clusterStats } : {}),
       newTopicId: () => newTopicId(() => this.random('topic-id').uint32()),
       emit: (kind, fields) => this.emit(kind, fields),
     };
@@ -312,15 +467,21 @@ export class QuorumController extends SimNode {
 
   // ---- requests ---------------------------------------------------------------------------------------------
 
-  protected override onRequest(_from: NodeId, payload: unknown, reply: (response: unknown) => void): void {
-    if (!this.#ready) {
-      this.#queued.push(() => this.handle(payload as ControllerRequest, reply));
+  protected override onRequest(from: NodeId, payload: unknown, reply: (response: unknown) => void): void {
+    if (this.raft?.handleRequest(from, payload, reply)) return;
+    // A standby (or a leader that has not caught up yet) does not serve: Kafka answers NOT_CONTROLLER.
+    if (this.raft && !this.#ready) {
+      reply(this.notController());
       return;
     }
-    this.handle(payload as ControllerRequest, reply);
+    if (!this.#ready) {
+      this.#queued.push(() => this.handle(payload as ControllerRequest, reply, from));
+      return;
+    }
+    this.handle(payload as ControllerRequest, reply, from);
   }
 
-  private handle(req: ControllerRequest, reply: (response: unknown) => void): void {
+  private handle(req: ControllerRequest, reply: (response: unknown) => void, from: NodeId = this.id): void {
     switch (req.type) {
       case 'BrokerRegistration':
         this.onBrokerRegistration(req, reply);
@@ -360,6 +521,8 @@ export class QuorumController extends SimNode {
         return;
       default: {
         const type = (req as { type?: unknown }).type;
+        const extension = typeof type === 'string' ? this.#requestHandlers.get(type) : undefined;
+        if (extension) return extension(from, req as { type: string }, reply);
         reply(
           errorResult('INVALID_REQUEST', `The controller does not serve requests of type ${String(type)}.`),
         );

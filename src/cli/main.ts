@@ -1,10 +1,16 @@
 // The `kafkasim` command: dispatches to subcommands, prints help and version, and turns bad input into a clear
 // message with exit code 2 instead of a stack trace.
 import { readFileSync } from 'node:fs';
+import { consumerGroupsCommand } from './consumer-groups.ts';
+import { consumerPerfTestCommand } from './consumer-perf-test.ts';
 import { demoCommand } from './demo.ts';
 import { type CliIO, processIO, UsageError } from './io.ts';
 import { listCommand } from './list.ts';
+import { producerPerfTestCommand } from './producer-perf-test.ts';
+import { reassignPartitionsCommand } from './reassign-partitions.ts';
 import { runCommand } from './run.ts';
+import { serveCommand } from './serve.ts';
+import { topicsCommand } from './topics.ts';
 import { validateCommand } from './validate.ts';
 
 export interface Command {
@@ -20,6 +26,27 @@ export const commands: Record<string, Command> = {
   },
   validate: { summary: 'check a scenario file without running it', run: validateCommand },
   list: { summary: 'list the shipped scenarios', run: listCommand },
+  serve: {
+    summary: 'serve a simulated cluster over HTTP (REST v3 admin, simulation control)',
+    run: serveCommand,
+  },
+  topics: { summary: 'kafka-topics.sh against a running `kafkasim serve`', run: topicsCommand },
+  'reassign-partitions': {
+    summary: 'kafka-reassign-partitions.sh against a running `kafkasim serve`',
+    run: reassignPartitionsCommand,
+  },
+  'consumer-groups': {
+    summary: 'kafka-consumer-groups.sh against a running `kafkasim serve`',
+    run: consumerGroupsCommand,
+  },
+  'producer-perf-test': {
+    summary: 'kafka-producer-perf-test.sh against a running `kafkasim serve`',
+    run: producerPerfTestCommand,
+  },
+  'consumer-perf-test': {
+    summary: 'kafka-consumer-perf-test.sh against a running `kafkasim serve`',
+    run: consumerPerfTestCommand,
+  },
 };
 
 export function version(): string {

@@ -1,6 +1,13 @@
 // The composition root: builds a simulated cluster (controller, brokers, storage, clients) from options and
 // gives tests, scenarios and the API one object to drive it with: admin operations that take virtual time,
 // clients, faults, run control and read-only views.
+import {
+  AutoBalancer,
+  type AutoBalancerConfigInput,
+  AutoBalancerMetricsReporter,
+  decisionLogLines,
+  type Goal,
+} from '../../models/balancer/index.ts';
 import type { BrokerConfig } from '../../models/broker/config.ts';
 import { Broker, brokerNodeId } from '../../models/broker/index.ts';
 import {
@@ -8,17 +15,42 @@ import {
   type ClientFlavour,
   Consumer,
   type ConsumerConfigInput,
+  ConsumerPerfWorkload,
+  GroupConsumer,
+  type GroupConsumerConfigInput,
+  type GroupConsumerOptions,
   Producer,
   type ProducerConfigInput,
   ProducerPerfWorkload,
 } from '../../models/clients/index.ts';
 import { type ControllerConfig, QuorumController } from '../../models/controller/index.ts';
+import { OFFSETS_TOPIC, partitionForGroup } from '../../models/group/index.ts';
+import {
+  type ExplicitProducerOptions,
+  ExplicitProducerRun,
+  type IngestConfigInput,
+  IngestService,
+  type IngestServiceOptions,
+  Lake,
+  LakeHttpApi,
+  parseLakeDsn,
+} from '../../models/lake/index.ts';
 import type { MetadataImage } from '../../models/metadata/index.ts';
 import { describeTopicConfigs } from '../../models/metadata/index.ts';
+import type { QuorumConfig } from '../../models/raft/index.ts';
 import { type PartitionLog, SharedStorage, type StorageMode } from '../../models/storage/index.ts';
+import type { ConsumerGroupView, ToolOutput } from '../format/index.ts';
+import { formatExplicitProducerSummary } from '../format/index.ts';
 import { type Distribution, type NodeId, type RunUntilOptions, Simulation } from '../sim/index.ts';
 import { ClusterAdmin } from './admin.ts';
+import { type PerfConsumerReport, reportConsumerPerf } from './consumer-perf-reporter.ts';
 import { type DeliveryReport, DeliveryTracker } from './delivery-check.ts';
+import {
+  consumerGroupView,
+  type DescribeGroupOptions,
+  describeConsumerGroup,
+  listConsumerGroups,
+} from './group-views.ts';
 import { attachProducerLog, type PerfProducerReport, reportProducerPerf } from './reporters.ts';
 import { describeTopic as describeTopicView } from './views.ts';
 
@@ -38,19 +70,42 @@ export interface ClusterOptions {
   /** Static broker configs, as server.properties would set them (e.g. log.segment.bytes). */
   serverProperties?: Record<string, string>;
   controllerConfig?: Partial<ControllerConfig>;
+  /**
+   * Controllers in the KRaft metadata quorum (node ids 3000, 3001, ...; network ids controller-<id>). Default 1:
+   * a single controller on a local metadata log. More: each is a Raft voter and the Raft leader is active.
+   */
+  controllers?: number;
+  /** `controller.quorum.*` settings of the metadata quorum (with `controllers` > 1). */
+  quorumConfig?: Partial<QuorumConfig>;
   /** Network latency between any two nodes. Default lognormal, median 0.5 ms. */
   latency?: Distribution;
   invariantEvery?: number;
   traceBufferSize?: number;
   /** Where tool-format output lines go (default: kept in `cluster.output`). */
   out?: (line: string) => void;
+  /**
+   * AutoMQ's auto-balancer on the controller and its metrics reporter on every broker: `true` for AutoMQ's
+   * defaults, or `autobalancer.*` keys (AutoMQ's names; `autobalancer.controller.enable` defaults to true).
+   * Absent or false: no balancer (Apache Kafka has none).
+   */
+  autobalancer?: boolean | AutoBalancerConfigInput;
+  /** Replaces the balancer's goal list (e.g. with user goals); needs `autobalancer`. */
+  balancerGoals?: readonly Goal[];
+  /** Print the balancer's decisions to `out` as `[AutoBalancer] ...` lines. Default true. */
+  balancerLog?: boolean;
 }
 
 export const CONTROLLER_NODE: NodeId = 'controller-3000';
 
+/** The first controller's `node.id`; the others follow (3001, 3002), as in Kafka's examples. */
+export const FIRST_CONTROLLER_ID = 3000;
+
 export class Cluster {
   readonly sim: Simulation;
+  /** The first controller (controller-3000); with a quorum, see `controllers` and `activeController()`. */
   readonly controller: QuorumController;
+  /** Every controller, by node id order. */
+  readonly controllers: readonly QuorumController[];
   readonly brokers = new Map<number, Broker>();
   readonly storage: StorageMode;
   readonly shared: SharedStorage | undefined;
@@ -58,8 +113,14 @@ export class Cluster {
   /** Tool-format lines printed so far (when no `out` was given). */
   readonly output: string[] = [];
   readonly out: (line: string) => void;
+  /** The auto-balancer, when `autobalancer` was given. */
+  readonly balancer: AutoBalancer | undefined;
+  /** Each broker's auto-balancer metrics reporter, when the balancer runs. */
+  readonly metricsReporters = new Map<number, AutoBalancerMetricsReporter>();
   private readonly trackers = new Map<string, DeliveryTracker>();
   private readonly clients = new Map<string, Producer | Consumer>();
+  /** Group members created per group id (Java's default client.id counts them: consumer-<group>-<n>). */
+  private readonly groupMemberCounts = new Map<string, number>();
 
   constructor(options: ClusterOptions = {}) {
     this.sim = new Simulation({
@@ -71,10 +132,30 @@ export class Cluster {
     this.out = options.out ?? ((line) => this.output.push(line));
     this.storage = options.storage ?? 'kafka';
     this.shared = this.storage === 'shared' ? new SharedStorage() : undefined;
-    this.controller = new QuorumController(this.sim, CONTROLLER_NODE, {
-      storageMode: this.storage,
-      ...(options.controllerConfig ? { config: options.controllerConfig } : {}),
-    });
+    const controllerCount = options.controllers ?? 1;
+    if (!Number.isInteger(controllerCount) || controllerCount < 1)
+      throw new Error(`controllers must be an integer >= 1, not ${controllerCount}`);
+    const voters = Array.from({ length: controllerCount }, (_, i) => FIRST_CONTROLLER_ID + i);
+    const controllerNode = (id: number): NodeId => `controller-${id}`;
+    this.controllers = voters.map(
+      (id) =>
+        new QuorumController(this.sim, controllerNode(id), {
+          storageMode: this.storage,
+          ...(options.controllerConfig ? { config: options.controllerConfig } : {}),
+          ...(controllerCount > 1
+            ? {
+                quorum: {
+                  nodeId: id,
+                  voters,
+                  addressOf: controllerNode,
+                  ...(options.quorumConfig ? { config: options.quorumConfig } : {}),
+                },
+              }
+            : {}),
+        }),
+    );
+    this.controller = this.controllers[0]!;
+    const controllerIds = this.controllers.map((c) => c.id);
     const specs: BrokerSpec[] =
       typeof options.brokers === 'object'
         ? options.brokers
@@ -87,7 +168,7 @@ export class Cluster {
         new Broker(this.sim, {
           brokerId: spec.id,
           rack: spec.rack ?? null,
-          controllers: [CONTROLLER_NODE],
+          controllers: controllerIds,
           storageMode: this.storage,
           ...(this.shared ? { sharedStorage: this.shared } : {}),
           ...(options.brokerConfig ? { config: options.brokerConfig } : {}),
@@ -95,15 +176,37 @@ export class Cluster {
         }),
       );
     }
+    if (options.autobalancer) {
+      const balancer = new AutoBalancer(this.controller, {
+        ...(typeof options.autobalancer === 'object' ? { config: options.autobalancer } : {}),
+        ...(options.balancerGoals ? { goals: options.balancerGoals } : {}),
+      });
+      this.balancer = balancer;
+      if (options.balancerLog ?? true) {
+        this.sim.trace.subscribe((e) => {
+          if (e.kind.startsWith('balancer.')) for (const line of decisionLogLines(e)) this.out(line);
+        });
+      }
+      for (const [id, broker] of this.brokers) {
+        const reporter = new AutoBalancerMetricsReporter(broker, {
+          controllers: [CONTROLLER_NODE],
+          // A broker key in AutoMQ; kafkasim keeps one effective value for the whole cluster.
+          reportingIntervalMs: () => balancer.config['autobalancer.reporter.metrics.reporting.interval.ms'],
+        });
+        this.metricsReporters.set(id, reporter.start());
+      }
+    } else if (options.balancerGoals) {
+      throw new Error('balancerGoals needs the auto-balancer (autobalancer: true or its keys)');
+    }
     this.admin = new ClusterAdmin(
       this,
-      new AdminClient(this.sim, 'admin', { controllers: [CONTROLLER_NODE], bootstrap: this.bootstrap() }),
+      new AdminClient(this.sim, 'admin', { controllers: controllerIds, bootstrap: this.bootstrap() }),
     );
   }
 
   /** Starts the controller and brokers and runs until every broker is registered and unfenced. */
   start(timeout: number | string = '30s'): this {
-    this.controller.start();
+    for (const c of this.controllers) c.start();
     for (const b of this.brokers.values()) b.start();
     this.admin.client.start();
     this.sim.runUntil(
@@ -150,6 +253,23 @@ export class Cluster {
   }
 
   /**
+   * Creates and starts a consumer group member (subscribe mode) on `topics`. Java members get the client.id
+   * `consumer-<group>-<n>` (n counting this group's members), librdkafka ones `rdkafka`, unless configured.
+   */
+  groupConsumer(
+    name: string,
+    options: Omit<GroupConsumerOptions, 'bootstrap' | 'clientSequence'> & { start?: boolean },
+  ): GroupConsumer {
+    const n = (this.groupMemberCounts.get(options.groupId) ?? 0) + 1;
+    this.groupMemberCounts.set(options.groupId, n);
+    const { start, ...rest } = options;
+    const c = new GroupConsumer(this.sim, name, { ...rest, bootstrap: this.bootstrap(), clientSequence: n });
+    this.clients.set(name, c);
+    if (start !== false) c.start();
+    return c;
+  }
+
+  /**
    * kafka-producer-perf-test: starts a producer (client id perf-producer-client by default) and the workload,
    * printing the tool's lines (and the producer's WARN lines) to `out`.
    */
@@ -175,7 +295,78 @@ export class Cluster {
     return report;
   }
 
+  /**
+   * kafka-consumer-perf-test: a group member (client id perf-consumer-client, group perf-consumer-<n>,
+   * auto.offset.reset earliest unless `fromLatest`) reading `messages` records from `topic`, printing the header
+   * and, with `showDetailedStats`, a row per reporting interval, otherwise the summary row, to `out`.
+   */
+  consumerPerfTest(options: {
+    topic: string;
+    messages: number;
+    group?: string;
+    name?: string;
+    showDetailedStats?: boolean;
+    reportingIntervalMs?: number;
+    timeoutMs?: number;
+    fromLatest?: boolean;
+    flavour?: ClientFlavour;
+    config?: GroupConsumerConfigInput;
+    /** Virtual time 0 as epoch milliseconds for the printed dates (default 0 = 1970-01-01 00:00:00 UTC). */
+    epochMs?: number;
+  }): PerfConsumerReport {
+    // The tool picks `perf-consumer-` + a random number below 100000; a seeded draw keeps runs reproducible.
+    const group =
+      options.group ?? `perf-consumer-${this.sim.rng.stream('perf-consumer/group').int(0, 99_999)}`;
+    const consumer = this.groupConsumer(options.name ?? 'perf-consumer', {
+      groupId: group,
+      topics: [options.topic],
+      ...(options.flavour ? { flavour: options.flavour } : {}),
+      config: {
+        'client.id': 'perf-consumer-client',
+        'auto.offset.reset': options.fromLatest ? 'latest' : 'earliest',
+        ...options.config,
+      },
+      start: false,
+    });
+    const workload = new ConsumerPerfWorkload(consumer, {
+      messages: options.messages,
+      ...(options.reportingIntervalMs !== undefined
+        ? { reportingIntervalMs: options.reportingIntervalMs }
+        : {}),
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    });
+    const report = reportConsumerPerf(workload, this.out, {
+      showDetailedStats: options.showDetailedStats ?? false,
+      ...(options.epochMs !== undefined ? { epochMs: options.epochMs } : {}),
+    });
+    workload.start();
+    return report;
+  }
+
   // ---- faults ----------------------------------------------------------------------------------------------
+
+  /** The controller that serves requests now (the Raft leader with a quorum), if any. */
+  activeController(): QuorumController | undefined {
+    return this.controllers.find((c) => c.ready);
+  }
+
+  /** A controller by node id (3000...) or network id (controller-3000). */
+  controllerNode(id: number | NodeId): QuorumController {
+    const c = this.controllers.find((x) => x.id === id || x.id === `controller-${id}`);
+    if (!c)
+      throw new Error(`no controller ${id} (controllers: ${this.controllers.map((x) => x.id).join(', ')})`);
+    return c;
+  }
+
+  crashController(id: number | NodeId): void {
+    this.controllerNode(id).crash();
+  }
+
+  restartController(id: number | NodeId): void {
+    const c = this.controllerNode(id);
+    if (c.up) c.crash();
+    c.start();
+  }
 
   crashBroker(id: number): void {
     this.broker(id).crash();
@@ -206,7 +397,7 @@ export class Cluster {
 
   /** The controller's committed metadata image. */
   get image(): MetadataImage {
-    return this.controller.image;
+    return (this.activeController() ?? this.controller).image;
   }
 
   /** A live broker to read from (the first by id), as a tool's bootstrap connection would. */
@@ -237,6 +428,90 @@ export class Cluster {
       });
     }
     return out;
+  }
+
+  // ---- consumer groups -------------------------------------------------------------------------------------
+
+  /** The broker that coordinates a group now (leader of its __consumer_offsets partition), or -1. */
+  groupCoordinator(groupId: string): number {
+    const topic = this.image.topics[OFFSETS_TOPIC];
+    if (!topic) return -1;
+    return topic.partitions[partitionForGroup(groupId, topic.partitions.length)]?.leader ?? -1;
+  }
+
+  /** The group as kafka-consumer-groups sees it (state, members, committed and log end offsets). */
+  groupView(groupId: string): ConsumerGroupView {
+    return consumerGroupView(this, groupId);
+  }
+
+  /** `kafka-consumer-groups --describe --group <g>` [--state | --members [--verbose]]: stdout and stderr. */
+  describeGroup(groupId: string, options: DescribeGroupOptions = {}): ToolOutput {
+    return describeConsumerGroup(this, groupId, options);
+  }
+
+  /** `kafka-consumer-groups --list` with each group's state. */
+  listGroups(): { groupId: string; state: string }[] {
+    return listConsumerGroups(this);
+  }
+
+  // ---- the Lake and its sink (workflow B) ------------------------------------------------------------------
+
+  private lakeState: { lake: Lake; api: LakeHttpApi | undefined } | undefined;
+  private explicitProducers = 0;
+
+  /** The Lake (a Databend-compatible warehouse on DuckDB, loaded on the first query). Created on first use. */
+  get lake(): Lake {
+    this.lakeState ??= { lake: new Lake(this.sim), api: undefined };
+    return this.lakeState.lake;
+  }
+
+  /** The Lake's Databend HTTP API as a handler (POST /v1/query, GET /health), for the HTTP server to mount. */
+  get lakeApi(): LakeHttpApi {
+    const lake = this.lake;
+    const state = this.lakeState!;
+    state.api ??= new LakeHttpApi(lake);
+    return state.api;
+  }
+
+  /**
+   * Starts a bend-ingest-kafka service with the workflow's JSON config (object or text). The Lake accepts the
+   * lakeDSN's user, as the guide's warehouse is set up for it. Its log lines go to `out` unless `log` is given.
+   */
+  ingestService(
+    config: IngestConfigInput | string,
+    options: Omit<IngestServiceOptions, 'lake' | 'bootstrap'> & { start?: boolean } = {},
+  ): IngestService {
+    const { start, ...rest } = options;
+    const svc = new IngestService(this.sim, config, {
+      lake: this.lake,
+      bootstrap: this.bootstrap(),
+      log: this.out,
+      ...rest,
+    });
+    const dsn = parseLakeDsn(svc.config.lakeDSN);
+    if (!this.lake.authenticate(dsn.user, dsn.password)) this.lake.addUser(dsn.user, dsn.password);
+    if (start !== false) svc.start();
+    return svc;
+  }
+
+  /**
+   * Workflow B's explicit-partition load producer (a new librdkafka producer process per run): prints
+   * `produced=N remaining=0 failed=0 elapsed=... rate=... msg/s` to `out` when it is done.
+   */
+  explicitProducer(
+    options: ExplicitProducerOptions & { name?: string; config?: ProducerConfigInput },
+  ): ExplicitProducerRun {
+    const name = options.name ?? `explicit-producer-${++this.explicitProducers}`;
+    // The guide's producer: confluent-kafka-go with linger.ms=20, batch.num.messages=10000.
+    const producer = this.producer(name, {
+      flavour: 'librdkafka',
+      config: { 'client.id': name, 'linger.ms': 20, ...options.config },
+    });
+    const run = new ExplicitProducerRun(producer, options);
+    run.onDone((r) => this.out(formatExplicitProducerSummary(r).trimEnd()));
+    // A new process asks for metadata before its first Produce.
+    producer.schedule(0, () => run.start(), 'explicit-producer.start');
+    return run;
   }
 
   /** Exact accounting of one producer's records: acknowledged, lost, duplicated. */

@@ -1,13 +1,16 @@
 // The clients a scenario declares, created when they start: steady producers (a workload at a fixed rate),
-// consumers in assign mode, and kafka-producer-perf-test runs. Keeps what conditions and metrics read from them.
+// consumers in assign mode, consumer groups (members in subscribe mode) and kafka-producer-perf-test runs. Keeps
+// what conditions and metrics read from them.
 import type {
   Consumer,
   ConsumerConfigInput,
+  GroupConsumer,
+  GroupConsumerConfigInput,
   Producer,
   ProducerConfigInput,
 } from '../../models/clients/index.ts';
 import type { Cluster, PerfProducerReport } from '../cluster/index.ts';
-import type { ConsumerSpec, PerfProducerSpec, ProducerSpec, ScenarioSpec } from './types.ts';
+import type { ConsumerSpec, GroupSpec, PerfProducerSpec, ProducerSpec, ScenarioSpec } from './types.ts';
 
 /** Records are generated in ticks of this many virtual ms, as many as are due (events follow ticks, not records). */
 const TICK_MS = 10;
@@ -64,7 +67,8 @@ class SteadyWorkload {
 type Handle =
   | { kind: 'producer'; spec: ProducerSpec; producer?: Producer; workload?: SteadyWorkload }
   | { kind: 'consumer'; spec: ConsumerSpec; consumer?: Consumer }
-  | { kind: 'perfProducer'; spec: PerfProducerSpec; report?: PerfProducerReport };
+  | { kind: 'perfProducer'; spec: PerfProducerSpec; report?: PerfProducerReport }
+  | { kind: 'group'; spec: GroupSpec; members?: GroupConsumer[] };
 
 export interface PerfStats {
   done: boolean;
@@ -88,6 +92,7 @@ export class ScenarioClients {
     for (const c of spec.clients?.consumers ?? []) this.handles.set(c.name, { kind: 'consumer', spec: c });
     for (const p of spec.clients?.perfProducers ?? [])
       this.handles.set(p.name, { kind: 'perfProducer', spec: p });
+    for (const g of spec.clients?.groups ?? []) this.handles.set(g.name, { kind: 'group', spec: g });
   }
 
   names(): string[] {
@@ -106,6 +111,7 @@ export class ScenarioClients {
 
   isStarted(name: string): boolean {
     const h = this.handle(name);
+    if (h.kind === 'group') return !!h.members;
     return h.kind === 'producer' ? !!h.producer : h.kind === 'consumer' ? !!h.consumer : !!h.report;
   }
 
@@ -136,6 +142,16 @@ export class ScenarioClients {
       const topic = this.cluster.image.topics[h.spec.topic];
       const partitions = h.spec.partitions ?? topic?.partitions.map((_, i) => i) ?? [];
       h.consumer.assign(partitions.map((partition) => ({ topic: h.spec.topic, partition })));
+    } else if (h.kind === 'group') {
+      const spec = h.spec;
+      h.members = Array.from({ length: spec.members }, (_, i) =>
+        this.cluster.groupConsumer(`${name}-${i + 1}`, {
+          flavour,
+          groupId: name,
+          topics: [spec.topic],
+          config: (spec.config ?? {}) as GroupConsumerConfigInput,
+        }),
+      );
     } else {
       h.report = this.cluster.producerPerfTest({
         name,
@@ -154,6 +170,7 @@ export class ScenarioClients {
     const h = this.handle(name);
     if (h.kind === 'producer') h.workload?.stop();
     else if (h.kind === 'consumer') h.consumer?.stop();
+    else if (h.kind === 'group') for (const m of h.members ?? []) m.close();
     else h.report?.workload.stop();
   }
 
@@ -204,6 +221,22 @@ export class ScenarioClients {
     return { consumed: c?.recordsConsumed ?? 0, lag: c?.lag ?? 0 };
   }
 
+  /** A group's Stable members: distinct partitions owned (-1 when one is owned twice), the fewest per member. */
+  groupStats(name: string): Record<'assigned' | 'perMember' | 'members', number> {
+    const h = this.handle(name);
+    const members = h.kind === 'group' ? (h.members ?? []).filter((m) => m.up) : [];
+    const stable = members.filter((m) => m.memberState === 'Stable');
+    const owned = stable.flatMap((m) => m.ownedPartitions().map((tp) => `${tp.topic}-${tp.partition}`));
+    const distinct = new Set(owned).size;
+    const counts = stable.map((m) => m.ownedPartitions().length);
+    // perMember holds for every member only if all are Stable: report the smallest, or -1 while any is not.
+    const perMember =
+      stable.length === members.length && counts.length > 0 && Math.min(...counts) === Math.max(...counts)
+        ? counts[0]!
+        : -1;
+    return { assigned: distinct === owned.length ? distinct : -1, perMember, members: stable.length };
+  }
+
   perfStats(name: string): PerfStats {
     const h = this.handle(name);
     const report = h.kind === 'perfProducer' ? h.report : undefined;
@@ -235,6 +268,13 @@ export class ScenarioClients {
         const s = this.consumerStats(name);
         out[`${name}.consumed`] = s.consumed;
         out[`${name}.lag`] = s.lag;
+        continue;
+      }
+      if (h.kind === 'group') {
+        const s = this.groupStats(name);
+        out[`${name}.members`] = s.members;
+        out[`${name}.assigned`] = s.assigned;
+        out[`${name}.consumed`] = (h.members ?? []).reduce((n, m) => n + m.recordsConsumed, 0);
         continue;
       }
       const d = this.delivery(name);

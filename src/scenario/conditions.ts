@@ -293,6 +293,14 @@ export function evaluate(c: Condition, ctx: EvalContext): Outcome {
       lag: s.lag,
     });
   }
+  if (c.group) {
+    const g = c.group;
+    return fields(`consumer group ${g.name}`, ctx.clients.groupStats(g.name), {
+      assigned: g.assigned,
+      perMember: g.perMember,
+      members: g.members,
+    });
+  }
   if (c.perf) {
     const s = c.perf;
     const stats = ctx.clients.perfStats(s.name);

@@ -4,7 +4,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { brokerDefaults } from '../../models/broker/index.ts';
-import { type ClientFlavour, consumerConfig, producerConfig } from '../../models/clients/index.ts';
+import {
+  type ClientFlavour,
+  consumerConfig,
+  groupConsumerConfig,
+  producerConfig,
+} from '../../models/clients/index.ts';
 import { DEFAULT_CONTROLLER_CONFIG, validateTopicConfigs } from '../../models/controller/index.ts';
 import { FormatInputError, parseReassignmentJson, type ReassignmentJson } from '../format/index.ts';
 import { parseDuration } from '../sim/index.ts';
@@ -23,7 +28,7 @@ export interface CheckedReferences {
   reassignments: Map<number, ReassignmentJson>;
 }
 
-type ClientKind = 'producer' | 'consumer' | 'perfProducer';
+type ClientKind = 'producer' | 'consumer' | 'perfProducer' | 'group';
 
 export function brokerIdsOf(spec: ScenarioSpec): number[] {
   const b = spec.cluster?.brokers ?? 3;
@@ -147,6 +152,8 @@ export function checkReferences(
     clientEntries.push({ kind: 'consumer', path: ['clients', 'consumers', i], spec: c });
   for (const [i, c] of (spec.clients?.perfProducers ?? []).entries())
     clientEntries.push({ kind: 'perfProducer', path: ['clients', 'perfProducers', i], spec: c });
+  for (const [i, c] of (spec.clients?.groups ?? []).entries())
+    clientEntries.push({ kind: 'group', path: ['clients', 'groups', i], spec: c });
   for (const { kind, path, spec: c } of clientEntries) {
     if (clients.has(c.name)) report([...path, 'name'], `client name '${c.name}' is used twice`);
     else if (RESERVED_CLIENT_NAMES.test(c.name))
@@ -173,6 +180,11 @@ export function checkReferences(
   (spec.clients?.consumers ?? []).forEach((c, i) => {
     checkClientConfig(['clients', 'consumers', i, 'config'], () =>
       consumerConfig(flavourOf(c.flavour), c.config as never),
+    );
+  });
+  (spec.clients?.groups ?? []).forEach((c, i) => {
+    checkClientConfig(['clients', 'groups', i, 'config'], () =>
+      groupConsumerConfig(flavourOf(c.flavour), c.name, c.config as never),
     );
   });
   function checkClientConfig(path: DocPath, build: () => unknown) {
@@ -308,7 +320,10 @@ export function checkReferences(
       const pr = s.print;
       if (pr === 'reassign-verify' && lastReassign < 0)
         report([...path, 'print'], 'reassign-verify needs an earlier reassign step');
-      if (pr === 'delivery-report' && ![...clients.values()].some((k) => k !== 'consumer'))
+      if (
+        pr === 'delivery-report' &&
+        ![...clients.values()].some((k) => k === 'producer' || k === 'perfProducer')
+      )
         report([...path, 'print'], 'delivery-report needs a producer under clients');
       if (typeof pr === 'object') {
         if ('describe-topic' in pr) checkTopic([...path, 'print', 'describe-topic'], pr['describe-topic']);
@@ -386,6 +401,7 @@ export function checkReferences(
         'producer',
       );
     if (c.consumer) checkClient([...path, 'consumer', 'name'], c.consumer.name, ['consumer'], 'consumer');
+    if (c.group) checkClient([...path, 'group', 'name'], c.group.name, ['group'], 'consumer group');
     if (c.perf) checkClient([...path, 'perf', 'name'], c.perf.name, ['perfProducer'], 'perf producer');
     if (c.timing) {
       if (c.timing.from !== undefined) checkLabel([...path, 'timing', 'from'], c.timing.from);

@@ -1,6 +1,7 @@
 // The scenario runner: builds the cluster a scenario describes, creates its topics, runs the timeline step by
 // step in virtual time (printing the tool output steps ask for), then checks the expectations and collects
 // metrics. The same seed and scenario give the same run, event for event (and the same traceHash).
+import { isAutoBalancerKey } from '../../models/balancer/index.ts';
 import { brokerDefaults } from '../../models/broker/index.ts';
 import { type ControllerConfig, DEFAULT_CONTROLLER_CONFIG } from '../../models/controller/index.ts';
 import { Cluster, type ClusterOptions } from '../cluster/index.ts';
@@ -133,7 +134,10 @@ export function clusterOptionsOf(spec: ScenarioSpec, seed: number | string): Clu
   const brokerConfig: Record<string, unknown> = {};
   const controllerConfig: Record<string, unknown> = {};
   const serverProperties: Record<string, string> = {};
+  // AutoMQ's auto-balancer keys (autobalancer.controller.enable=true in server.properties) turn it on.
+  const autobalancer: Record<string, ConfigValue> = {};
   for (const [key, value] of Object.entries(c.configs ?? {})) {
+    if (isAutoBalancerKey(key)) autobalancer[key] = value;
     if (Object.hasOwn(brokerDefaults, key))
       brokerConfig[key] = typed((brokerDefaults as Record<string, unknown>)[key], value);
     if (Object.hasOwn(DEFAULT_CONTROLLER_CONFIG, key))
@@ -156,6 +160,7 @@ export function clusterOptionsOf(spec: ScenarioSpec, seed: number | string): Clu
       ? { controllerConfig: controllerConfig as Partial<ControllerConfig> }
       : {}),
     ...(Object.keys(serverProperties).length ? { serverProperties } : {}),
+    ...(Object.keys(autobalancer).some((k) => k.startsWith('autobalancer.')) ? { autobalancer } : {}),
     ...(latency ? { latency } : {}),
     ...(c.checkInvariantsEvery !== undefined ? { invariantEvery: c.checkInvariantsEvery } : {}),
   };

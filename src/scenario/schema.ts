@@ -4,7 +4,7 @@
 // Every `description` is user documentation; a `title` on a definition is the phrase error messages use for
 // "expected ...".
 import { brokerDefaults } from '../../models/broker/index.ts';
-import { consumerConfig, producerConfig } from '../../models/clients/index.ts';
+import { consumerConfig, groupConsumerConfig, producerConfig } from '../../models/clients/index.ts';
 import { DEFAULT_CONTROLLER_CONFIG, TOPIC_CONFIGS } from '../../models/controller/index.ts';
 import { CONDITION_KINDS, METRIC_KINDS, STEP_ACTIONS } from './types.ts';
 
@@ -103,6 +103,8 @@ const conditionDescriptions: Record<(typeof CONDITION_KINDS)[number], string> = 
   producerErrors:
     'Produce errors a producer saw (each retried or failed batch counts), by Kafka error name (`error`) or all of them.',
   consumer: 'Records a consumer has consumed, and its lag (high watermark - position, summed).',
+  group:
+    "A consumer group's members that are Stable: `assigned` distinct partitions owned (each by exactly one member, else the count is -1), `perMember` partitions held by every member, `members` in the group.",
   perf: "A perf producer's state: `done` (all records completed), `completed` records, the lowest progress-window rate and the highest window max latency.",
   timing:
     'Virtual time from when step `from` started (default: the start of the timeline) to when step `to` finished (for a waitUntil: when its condition held), within `min`..`max`.',
@@ -174,6 +176,9 @@ function conditionKindSchemas(): Record<string, Schema> {
     ),
     consumer: object({ name: ref('clientName'), consumed: cmp, lag: cmp }, ['name'], {
       anyOf: exactlyOne(['consumed', 'lag']),
+    }),
+    group: object({ name: ref('clientName'), assigned: cmp, perMember: cmp, members: cmp }, ['name'], {
+      anyOf: exactlyOne(['assigned', 'perMember', 'members']),
     }),
     perf: object(
       {
@@ -320,6 +325,13 @@ export function buildScenarioSchema(): Schema {
   const rdkafka = producerConfig('librdkafka') as unknown as Record<string, unknown>;
   const javaConsumer = consumerConfig('java') as unknown as Record<string, unknown>;
   const rdkafkaConsumer = consumerConfig('librdkafka') as unknown as Record<string, unknown>;
+  // A group's name is its group.id, so members take no group.id of their own.
+  const member = (flavour: 'java' | 'librdkafka', clientId: string): Record<string, unknown> => {
+    const { 'group.id': _groupId, ...rest } = groupConsumerConfig(flavour, 'g');
+    return { ...rest, 'client.id': clientId };
+  };
+  const javaMember = member('java', 'consumer-<group>-<n>');
+  const rdkafkaMember = member('librdkafka', 'rdkafka');
   const flavour = {
     type: 'string',
     enum: ['java', 'librdkafka'],
@@ -493,6 +505,39 @@ export function buildScenarioSchema(): Schema {
         autoStart,
       },
       ['name', 'topic'],
+    ),
+    groupConsumerConfig: clientConfigSchema(
+      javaMember,
+      rdkafkaMember,
+      {
+        'auto.offset.reset': {
+          type: 'string',
+          enum: ['latest', 'earliest', 'none', 'smallest', 'largest'],
+        },
+        'partition.assignment.strategy': {
+          anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
+          title: "assignor names, e.g. 'range,roundrobin' or [range, cooperative-sticky]",
+        },
+      },
+      'Group member',
+    ),
+    group: object(
+      {
+        name: withDescription(
+          ref('clientName'),
+          'The group.id; its members are named <name>-1, <name>-2, ...',
+        ),
+        topic: ref('topicName'),
+        members: {
+          type: 'integer',
+          minimum: 1,
+          description: 'How many members (consumers in subscribe mode).',
+        },
+        flavour,
+        config: ref('groupConsumerConfig'),
+        autoStart,
+      },
+      ['name', 'topic', 'members'],
     ),
     perfProducer: object(
       {
@@ -719,6 +764,12 @@ export function buildScenarioSchema(): Schema {
             description: 'Producers with a steady workload (records/s), tracked for the delivery checks.',
           },
           consumers: { type: 'array', items: ref('consumer'), description: 'Consumers in assign mode.' },
+          groups: {
+            type: 'array',
+            items: ref('group'),
+            description:
+              'Consumer groups (classic protocol): members in subscribe mode, started and stopped together.',
+          },
           perfProducers: {
             type: 'array',
             items: ref('perfProducer'),

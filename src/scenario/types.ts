@@ -65,10 +65,21 @@ export interface PerfProducerSpec {
   autoStart?: boolean;
 }
 
+/** A consumer group: `members` group members (named `<name>-1`..) with group.id `name`, subscribed to `topic`. */
+export interface GroupSpec {
+  name: string;
+  topic: string;
+  members: number;
+  flavour?: ClientFlavour;
+  config?: Record<string, ConfigValue>;
+  autoStart?: boolean;
+}
+
 export interface ClientsSpec {
   producers?: ProducerSpec[];
   consumers?: ConsumerSpec[];
   perfProducers?: PerfProducerSpec[];
+  groups?: GroupSpec[];
 }
 
 export interface FaultsSpec {
@@ -179,6 +190,7 @@ export interface Condition {
   };
   producerErrors?: { producer: string; error?: string; count: Comparison };
   consumer?: { name: string; consumed?: Comparison; lag?: Comparison };
+  group?: { name: string; assigned?: Comparison; perMember?: Comparison; members?: Comparison };
   perf?: {
     name: string;
     done?: boolean;
@@ -205,6 +217,7 @@ export const CONDITION_KINDS = [
   'delivery',
   'producerErrors',
   'consumer',
+  'group',
   'perf',
   'timing',
   'invariants',

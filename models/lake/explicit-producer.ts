@@ -1,0 +1,92 @@
+// Workflow B's load producer (source-scenarios.md B): record i has sequence start+i, goes to partition
+// sequence % partitions, key `key-<sequence>`, value
+// {"sequence":N,"partition":P,"name":"load-%08d","payload":"abcdefghijklmnopqrstuvwxyz0123456789"}.
+// It hands every record to the producer at once (the Go program loops over Produce), then waits for the
+// deliveries (Flush(60000)); the result is what it prints: produced, remaining, failed, elapsed.
+import type { DeliveryResult, Producer } from '../clients/index.ts';
+
+export interface ExplicitProducerOptions {
+  topic: string;
+  /** First sequence number. */
+  start: number;
+  count: number;
+  /** Partition count the program is told (it does not ask the cluster). */
+  partitions: number;
+  /** Flush timeout: records not delivered by then are `remaining`. Default 60 s. */
+  flushTimeoutMs?: number;
+}
+
+export interface ExplicitProducerResult {
+  produced: number;
+  remaining: number;
+  failed: number;
+  elapsedMs: number;
+}
+
+/** The value of sequence `n` on partition `p`, byte for byte as the Go program formats it. */
+export function loadRecordValue(n: number, p: number): string {
+  return `{"sequence":${n},"partition":${p},"name":"load-${String(n).padStart(8, '0')}","payload":"abcdefghijklmnopqrstuvwxyz0123456789"}`;
+}
+
+export class ExplicitProducerRun {
+  delivered = 0;
+  failed = 0;
+  startedAt = 0;
+  finishedAt: number | undefined;
+  private readonly listeners: ((r: ExplicitProducerResult) => void)[] = [];
+
+  constructor(
+    readonly producer: Producer,
+    readonly options: ExplicitProducerOptions,
+  ) {}
+
+  /** Called once with the result, when every record is delivered or failed, or the flush timed out. */
+  onDone(listener: (r: ExplicitProducerResult) => void): void {
+    this.listeners.push(listener);
+  }
+
+  get done(): boolean {
+    return this.finishedAt !== undefined;
+  }
+
+  start(): void {
+    const { topic, start, count, partitions } = this.options;
+    const p = this.producer;
+    this.startedAt = p.sim.now;
+    // The producer calls a record's callback once, with its batch's result.
+    const settle = (r: DeliveryResult) => {
+      if (r.error) this.failed++;
+      else this.delivered++;
+      if (this.delivered + this.failed >= count) this.finish();
+    };
+    for (let i = 0; i < count; i++) {
+      const sequence = start + i;
+      const partition = sequence % partitions;
+      p.send(
+        { topic, partition, key: `key-${sequence}`, value: loadRecordValue(sequence, partition) },
+        settle,
+      );
+    }
+    p.flush();
+    p.schedule(this.options.flushTimeoutMs ?? 60_000, () => this.finish(), 'explicit-producer.flush-timeout');
+  }
+
+  private finish(): void {
+    if (this.finishedAt !== undefined) return;
+    this.finishedAt = this.producer.sim.now;
+    const r = this.result();
+    for (const l of this.listeners) l(r);
+  }
+
+  result(): ExplicitProducerResult {
+    const end = this.finishedAt ?? this.producer.sim.now;
+    const remaining = this.options.count - this.delivered - this.failed;
+    // The Go program prints produced = count - remaining (failed deliveries included) and failed apart.
+    return {
+      produced: this.options.count - remaining,
+      remaining,
+      failed: this.failed,
+      elapsedMs: end - this.startedAt,
+    };
+  }
+}

@@ -1,0 +1,443 @@
+// The simulated world a server serves, and the one door through which requests change it. Every change is
+// applied at the current virtual time, in arrival order, and recorded in the request log with the exact
+// position of the simulation when it was applied (events executed, virtual time), so that replaying the log
+// against the same seed reproduces the run event for event. Reads never change the world: they only look at
+// immutable metadata images and counters, so they are not logged.
+import type { StorageMode } from '../../models/storage/index.ts';
+import { Cluster, type ClusterOptions } from '../cluster/index.ts';
+import { clusterOptionsOf, type LoadedScenario, loadScenarioText } from '../scenario/index.ts';
+import {
+  InvariantViolation,
+  parseDuration,
+  SimTimeoutError,
+  type Simulation,
+  SimulationError,
+} from '../sim/index.ts';
+import { ApiError, conflict, KAFKA_RETRIABLE_ERROR } from './errors.ts';
+import {
+  ConsumerRun,
+  ProducerPerfRun,
+  SteadyProducerRun,
+  type Workload,
+  WorkloadRegistry,
+} from './workloads.ts';
+
+/** What a world is built from; kept in the request log so that a replay builds the same one. */
+export interface WorldOptions {
+  /** Default: the scenario's seed, else 1. */
+  seed?: number | string;
+  /** Broker count when no scenario is given (default 3). */
+  brokers?: number;
+  /** First broker id (default 0). */
+  firstBrokerId?: number;
+  storage?: StorageMode;
+  /** AutoMQ's auto-balancer on the controller (`autobalancer.controller.enable=true`). */
+  autobalancer?: boolean;
+  /** Static broker configs (server.properties). */
+  serverProperties?: Record<string, string>;
+  /** A scenario's YAML text: its cluster, topics, clients and faults (the timeline is `kafkasim run`'s). */
+  scenario?: { text: string; name: string; baseDir?: string };
+  traceBufferSize?: number;
+}
+
+export interface RequestLogEntry {
+  seq: number;
+  /** Virtual time (ms) at which the request was applied. */
+  t: number;
+  /** Events the simulation had executed when the request was applied. */
+  events: number;
+  method: string;
+  url: string;
+  body?: unknown;
+  /** The trace hash right after the request was applied (a replay checks it). */
+  hashAfter?: string;
+}
+
+export interface RequestLog {
+  version: 1;
+  world: WorldOptions;
+  entries: RequestLogEntry[];
+}
+
+/** Limits on what one world may hold (the CLI and scenario loads are checked against them). */
+export const WORLD_LIMITS = { maxBrokers: 64 } as const;
+
+/** The KRaft quickstart's server.properties value the source workflows' describe output shows. */
+export const QUICKSTART_SERVER_PROPERTIES: Readonly<Record<string, string>> = Object.freeze({
+  'log.segment.bytes': '1073741824',
+});
+
+/** One simulated cluster with its workloads. */
+export class World {
+  readonly workloads: WorkloadRegistry;
+  readonly clusterId: string;
+
+  constructor(
+    readonly cluster: Cluster,
+    readonly scenario: LoadedScenario | undefined,
+  ) {
+    this.workloads = new WorkloadRegistry(cluster);
+    this.clusterId = clusterIdFor(cluster.sim.seed);
+  }
+
+  get sim(): Simulation {
+    return this.cluster.sim;
+  }
+}
+
+/**
+ * A KRaft-style cluster id (22 characters of URL-safe base64, like `MkU3OEVBNTcwNTJENDM2Qg`), derived from the
+ * seed so that the same seed serves the same id.
+ */
+export function clusterIdFor(seed: string): string {
+  const bytes = new Uint8Array(16);
+  let h1 = 0x811c9dc5;
+  let h2 = 0x9747b28c;
+  const text = `kafkasim-cluster:${seed}`;
+  for (let round = 0; round < 4; round++) {
+    for (let i = 0; i < text.length; i++) {
+      h1 = Math.imul(h1 ^ text.charCodeAt(i), 0x01000193);
+      h2 = Math.imul(h2 ^ text.charCodeAt(i), 0x5bd1e995) ^ (h2 >>> 15);
+    }
+    h1 = Math.imul(h1 ^ round, 0x01000193);
+    const word = (h1 ^ h2) >>> 0;
+    bytes[round * 4] = word >>> 24;
+    bytes[round * 4 + 1] = (word >>> 16) & 0xff;
+    bytes[round * 4 + 2] = (word >>> 8) & 0xff;
+    bytes[round * 4 + 3] = word & 0xff;
+  }
+  return Buffer.from(bytes).toString('base64url');
+}
+
+/** Builds and starts a world; a scenario's topics are created and its auto-start clients started. */
+export function buildWorld(options: WorldOptions): World {
+  if (options.scenario) {
+    const { text, name, baseDir } = options.scenario;
+    const loaded = loadScenarioText(text, name, baseDir !== undefined ? { baseDir } : {});
+    return worldFromScenario(loaded, options);
+  }
+  const brokers = options.brokers ?? 3;
+  if (!(Number.isInteger(brokers) && brokers >= 1 && brokers <= WORLD_LIMITS.maxBrokers)) {
+    throw new RangeError(`brokers must be an integer from 1 to ${WORLD_LIMITS.maxBrokers}, got ${brokers}`);
+  }
+  const cluster = new Cluster({
+    seed: options.seed ?? 1,
+    brokers,
+    ...(options.autobalancer ? { autobalancer: true } : {}),
+    ...(options.firstBrokerId !== undefined ? { firstBrokerId: options.firstBrokerId } : {}),
+    storage: options.storage ?? 'kafka',
+    serverProperties: { ...QUICKSTART_SERVER_PROPERTIES, ...options.serverProperties },
+    ...(options.traceBufferSize !== undefined ? { traceBufferSize: options.traceBufferSize } : {}),
+    // Tool output goes to each workload's own stream; nothing else prints.
+    out: () => {},
+  });
+  cluster.start();
+  awaitMetadata(cluster);
+  return new World(cluster, undefined);
+}
+
+/** Runs until every broker has replayed the controller's committed metadata, so the first reads are current. */
+function awaitMetadata(cluster: Cluster): void {
+  cluster.runUntil(
+    () =>
+      [...cluster.brokers.values()].every((b) => !b.up || b.image.offset >= cluster.controller.image.offset),
+    { timeout: '30s', description: 'every broker replaying the committed metadata' },
+  );
+}
+
+function worldFromScenario(loaded: LoadedScenario, options: WorldOptions): World {
+  const spec = loaded.spec;
+  const clusterOptions: ClusterOptions = clusterOptionsOf(spec, options.seed ?? spec.seed ?? 1);
+  const brokers = clusterOptions.brokers ?? 3;
+  const count = typeof brokers === 'number' ? brokers : brokers.length;
+  if (count > WORLD_LIMITS.maxBrokers) {
+    throw new RangeError(
+      `a served scenario may have at most ${WORLD_LIMITS.maxBrokers} brokers, this one has ${count}`,
+    );
+  }
+  const cluster = new Cluster({
+    ...clusterOptions,
+    ...(options.autobalancer ? { autobalancer: true } : {}),
+    ...(options.traceBufferSize !== undefined ? { traceBufferSize: options.traceBufferSize } : {}),
+    out: () => {},
+  });
+  const net = cluster.sim.network;
+  if (spec.faults?.dropProbability) net.setDropProbability(spec.faults.dropProbability);
+  for (const [id, delay] of Object.entries(spec.faults?.slowBrokers ?? {}))
+    net.setExtraDelay(`broker-${id}`, parseDuration(delay));
+  cluster.start();
+  for (const t of spec.topics ?? []) {
+    cluster.admin.createTopic({
+      name: t.name,
+      ...(t.partitions !== undefined ? { partitions: t.partitions } : {}),
+      ...(t.replicationFactor !== undefined ? { replicationFactor: t.replicationFactor } : {}),
+      ...(t.assignments ? { assignments: t.assignments } : {}),
+      ...(t.configs
+        ? { configs: Object.fromEntries(Object.entries(t.configs).map(([k, v]) => [k, String(v)])) }
+        : {}),
+    });
+  }
+  const names = (spec.topics ?? []).map((t) => t.name);
+  if (names.length > 0) {
+    cluster.runUntil(
+      () =>
+        [...cluster.brokers.values()].every(
+          (b) => !b.up || names.every((n) => b.image.topics[n]?.partitions.every((p) => p.leader >= 0)),
+        ),
+      { timeout: '30s', description: `every broker knows the leaders of ${names.join(', ')}` },
+    );
+  }
+  awaitMetadata(cluster);
+  const world = new World(cluster, loaded);
+  const autoStart: string[] = [];
+  const clients = spec.clients ?? {};
+  const add = (w: Workload, auto: boolean | undefined) => {
+    world.workloads.add(w);
+    if (auto) autoStart.push(w.name);
+  };
+  for (const p of clients.producers ?? []) {
+    add(
+      new SteadyProducerRun(p.name, {
+        topic: p.topic,
+        rate: p.rate,
+        ...(p.recordSize !== undefined ? { recordSize: p.recordSize } : {}),
+        ...(p.records !== undefined ? { records: p.records } : {}),
+        ...(p.keys ? { keys: p.keys } : {}),
+        ...(p.partition !== undefined ? { partition: p.partition } : {}),
+        ...(p.flavour ? { flavour: p.flavour } : {}),
+        ...(p.config ? { config: p.config as never } : {}),
+      }),
+      p.autoStart,
+    );
+  }
+  for (const c of clients.consumers ?? []) {
+    add(
+      new ConsumerRun(c.name, {
+        topic: c.topic,
+        ...(c.partitions ? { partitions: c.partitions } : {}),
+        ...(c.flavour ? { flavour: c.flavour } : {}),
+        ...(c.config ? { config: c.config as never } : {}),
+      }),
+      c.autoStart,
+    );
+  }
+  for (const p of clients.perfProducers ?? []) {
+    add(
+      new ProducerPerfRun(p.name, {
+        topic: p.topic,
+        numRecords: p.numRecords,
+        throughput: p.throughput,
+        recordSize: p.recordSize,
+        ...(p.flavour ? { flavour: p.flavour } : {}),
+        ...(p.config ? { config: p.config as never } : {}),
+      }),
+      p.autoStart,
+    );
+  }
+  for (const name of autoStart) world.workloads.start(name);
+  return world;
+}
+
+/** What decides when the clock moves between requests (the wall-clock pacer, or nothing in manual mode). */
+export interface ClockDriver {
+  /** Brings the simulation up to the wall-clock target before a change is applied. */
+  catchUp(): void;
+  /** Restarts pacing from the current virtual time (after a change moved the clock). */
+  reanchor(): void;
+  /** Stops pacing (the simulation halted). */
+  halt(): void;
+}
+
+export interface Fingerprint {
+  now: number;
+  events: number;
+  traceHash: string;
+  metadataOffset: number;
+  workloads: number;
+}
+
+/** How long a change waits, at most, for live brokers to replay the metadata it committed. */
+const SETTLE_TIMEOUT_MS = 1000;
+
+export class SimHost {
+  private current: World;
+  readonly log: RequestLogEntry[] = [];
+  /** Why the simulation stopped (an invariant violation or a model error), if it did. */
+  halted: string | undefined;
+  driver: ClockDriver | undefined;
+  private readonly worldListeners: ((world: World) => void)[] = [];
+
+  constructor(readonly options: WorldOptions) {
+    this.current = buildWorld(options);
+  }
+
+  get world(): World {
+    return this.current;
+  }
+
+  get cluster(): Cluster {
+    return this.current.cluster;
+  }
+
+  get sim(): Simulation {
+    return this.current.cluster.sim;
+  }
+
+  /** Called when a scenario load replaces the world (trace streams resubscribe). */
+  onWorldChange(listener: (world: World) => void): () => void {
+    this.worldListeners.push(listener);
+    return () => {
+      const i = this.worldListeners.indexOf(listener);
+      if (i >= 0) this.worldListeners.splice(i, 1);
+    };
+  }
+
+  /** The request log so far, with what is needed to replay it. */
+  requestLog(): RequestLog {
+    return { version: 1, world: this.options, entries: this.log };
+  }
+
+  fingerprint(): Fingerprint {
+    const sim = this.sim;
+    return {
+      now: sim.now,
+      events: sim.eventCount,
+      traceHash: sim.trace.hash,
+      metadataOffset: this.cluster.image.offset,
+      workloads: this.current.workloads.list().length,
+    };
+  }
+
+  /**
+   * Runs every event due at or before `t`, then sets the clock to exactly `t`. Slicing a run this way changes
+   * nothing: advancing to a then to b runs the same events as advancing to b. The clock is set directly (not
+   * through runFor's `now + (t - now)`) so that floating-point rounding can never make a replay differ.
+   */
+  advanceTo(t: number): void {
+    const sim = this.sim;
+    if (!(t > sim.now)) return;
+    this.guard(() => {
+      sim.runUntil(
+        () => {
+          const next = sim.nextEventTime;
+          return next === undefined || next > t;
+        },
+        { description: `the clock reaching ${t}ms` },
+      );
+      if (sim.now < t) sim.now = t;
+    });
+  }
+
+  /** Executes up to `n` events; returns how many ran. */
+  step(n: number): number {
+    let ran = 0;
+    this.guard(() => {
+      while (ran < n && this.sim.step()) ran++;
+    });
+    return ran;
+  }
+
+  /**
+   * Puts a replay where the recorded request found the simulation: `events` executed, clock at `t`. Events
+   * pending at exactly `t` stay pending, as they were when the request was first applied.
+   */
+  positionAt(events: number, t: number): void {
+    const sim = this.sim;
+    while (sim.eventCount < events) {
+      if (!this.sim.step()) break;
+    }
+    if (sim.eventCount !== events) {
+      throw new Error(
+        `replay diverged: the log expects ${events} events before the request at ${t}ms, the simulation is at ${sim.eventCount}`,
+      );
+    }
+    if (sim.now < t) sim.now = t;
+  }
+
+  /**
+   * Applies a change: brings the clock up to date, records the request, runs `apply`, waits (briefly) for live
+   * brokers to replay any metadata it committed (unless `settle: false`: clock moves end where they were asked
+   * to), then lets pacing continue from the new virtual time.
+   */
+  mutate<T>(
+    request: { method: string; url: string; body?: unknown },
+    apply: () => T,
+    options: { settle?: boolean } = {},
+  ): T {
+    if (this.halted !== undefined) throw conflict(`the simulation halted: ${this.halted}`);
+    this.driver?.catchUp();
+    if (this.halted !== undefined) throw conflict(`the simulation halted: ${this.halted}`);
+    const sim = this.sim;
+    const entry: RequestLogEntry = {
+      seq: this.log.length + 1,
+      t: sim.now,
+      events: sim.eventCount,
+      method: request.method,
+      url: request.url,
+      ...(request.body !== undefined ? { body: request.body } : {}),
+    };
+    this.log.push(entry);
+    try {
+      return this.guard(() => {
+        const result = apply();
+        if (options.settle !== false) this.settleMetadata();
+        return result;
+      });
+    } finally {
+      entry.hashAfter = this.sim.trace.hash;
+      this.driver?.reanchor();
+    }
+  }
+
+  /** Replaces the world (a scenario load); only through mutate, so the log replays it. */
+  replaceWorld(options: WorldOptions): World {
+    this.current = buildWorld(options);
+    for (const l of this.worldListeners) l(this.current);
+    return this.current;
+  }
+
+  /** Waits until every live broker the controller can reach has replayed the controller's committed image. */
+  private settleMetadata(): void {
+    const cluster = this.cluster;
+    const net = cluster.sim.network;
+    const caughtUp = () => {
+      const offset = cluster.controller.image.offset;
+      for (const b of cluster.brokers.values()) {
+        if (
+          !b.up ||
+          !net.reachable(cluster.controller.id, b.id) ||
+          !net.reachable(b.id, cluster.controller.id)
+        )
+          continue;
+        if (b.image.offset < offset) return false;
+      }
+      return true;
+    };
+    try {
+      cluster.runUntil(caughtUp, {
+        timeout: SETTLE_TIMEOUT_MS,
+        description: 'brokers replaying the new metadata',
+      });
+    } catch (e) {
+      if (!(e instanceof SimTimeoutError)) throw e;
+    }
+  }
+
+  /**
+   * Runs simulation work; a model failure (an invariant violation, an event that threw) halts the simulation:
+   * it keeps its state for inspection and refuses further changes.
+   */
+  guard<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      if (e instanceof InvariantViolation || e instanceof SimulationError) {
+        this.halted = e.message;
+        this.driver?.halt();
+        throw conflict(`the simulation halted: ${e.message}`);
+      }
+      if (e instanceof SimTimeoutError) throw new ApiError(500, KAFKA_RETRIABLE_ERROR, e.message);
+      throw e;
+    }
+  }
+}

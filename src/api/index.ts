@@ -1,0 +1,43 @@
+// The HTTP API of a served simulation (`kafkasim serve`): Confluent REST v3 admin shapes over the simulated
+// cluster, simulation control (clock, faults, workloads, trace, snapshot, request log), Prometheus metrics, an
+// OpenAPI document, and the optional models' routes (consumer groups, the auto-balancer under Cruise Control's
+// names, the Lake's SQL endpoint). The simulation is paced to the wall clock here and only here; every change
+// is applied at the current virtual time and logged so that a replay with the same seed gives the same run.
+// Left out: ACLs, produce/consume over REST, broker config writes, Cruise Control's executing endpoints.
+// Facts: /work/shared/reference/rest-api.md, clients-and-groups.md §5–§6, lake-sink.md §1, and
+// confluentinc/kafka-rest's api/v3/openapi.yaml and resources, cited where used.
+export {
+  ApiClient,
+  ApiConnectionError,
+  ApiRequestError,
+  type ApiResponse,
+  clientFor,
+  serverUrlOf,
+} from './client.ts';
+export { ApiError, type ErrorBody, restErrorOf } from './errors.ts';
+export {
+  buildWorld,
+  clusterIdFor,
+  type Fingerprint,
+  type RequestLog,
+  type RequestLogEntry,
+  SimHost,
+  World,
+  type WorldOptions,
+} from './host.ts';
+export { Pacer, type PacerOptions, type PacerStatus, type Speed } from './pacer.ts';
+export {
+  type ApiServerOptions,
+  BODY_LIMIT,
+  createApiServer,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  type ReplayResult,
+  type RouteInfo,
+  type RunningServer,
+  replayRequestLog,
+  routesOf,
+  type ServeOptions,
+  startServer,
+} from './server.ts';
+export { type OutputChunk, WORKLOAD_LIMITS, type WorkloadKind, type WorkloadView } from './workloads.ts';

@@ -1,0 +1,158 @@
+// Paces a served simulation to the wall clock: at speed N, one wall second is N virtual seconds; `max` runs as
+// fast as the machine allows. This is the only place real timers touch the simulator: the kernel and the models
+// never see them. Work is done in short slices (a few ms of wall time at most) between which the event loop
+// serves HTTP requests, so a request is applied between two slices, at the current virtual time.
+import type { ClockDriver, SimHost } from './host.ts';
+
+export type Speed = number | 'max';
+
+export interface PacerOptions {
+  speed?: Speed;
+  /** Start paused. */
+  paused?: boolean;
+  /** Never run on its own: the clock moves only through requests (advance, step). Tests and replays use it. */
+  manual?: boolean;
+}
+
+export interface PacerStatus {
+  speed: Speed;
+  paused: boolean;
+  manual: boolean;
+  /** The simulation could not keep up with the wall clock at this speed (pacing restarted from where it was). */
+  lagging: boolean;
+}
+
+/** Virtual ms run per slice; small enough that a slice stays well under a millisecond of wall time. */
+const SLICE_MS = 50;
+/** Wall ms of simulation per tick before yielding to the event loop. */
+const TICK_BUDGET_MS = 20;
+/** Wall ms between ticks at a finite speed. */
+const TICK_INTERVAL_MS = 10;
+/** Falling this many wall ms behind restarts pacing from the current virtual time instead of catching up. */
+const MAX_BACKLOG_WALL_MS = 1000;
+
+export const MAX_SPEED = 10_000;
+
+export class Pacer implements ClockDriver {
+  speed: Speed;
+  paused: boolean;
+  readonly manual: boolean;
+  lagging = false;
+  private anchorWall = 0;
+  private anchorVirtual = 0;
+  private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly host: SimHost,
+    options: PacerOptions = {},
+    private readonly wallNow: () => number = () => performance.now(),
+  ) {
+    this.speed = options.speed ?? 1;
+    this.paused = options.paused ?? false;
+    this.manual = options.manual ?? false;
+    host.driver = this;
+    this.reanchor();
+  }
+
+  status(): PacerStatus {
+    return { speed: this.speed, paused: this.paused, manual: this.manual, lagging: this.lagging };
+  }
+
+  /** Starts ticking (nothing happens in manual mode). */
+  start(): void {
+    this.reanchor();
+    this.schedule();
+  }
+
+  pause(): void {
+    this.paused = true;
+    this.cancel();
+  }
+
+  resume(): void {
+    if (this.host.halted !== undefined) return;
+    this.paused = false;
+    this.reanchor();
+    this.schedule();
+  }
+
+  setSpeed(speed: Speed): void {
+    this.catchUp();
+    this.speed = speed;
+    this.reanchor();
+    this.cancel();
+    this.schedule();
+  }
+
+  close(): void {
+    this.closed = true;
+    this.cancel();
+  }
+
+  reanchor(): void {
+    this.anchorWall = this.wallNow();
+    this.anchorVirtual = this.host.sim.now;
+    this.lagging = false;
+  }
+
+  halt(): void {
+    this.cancel();
+  }
+
+  catchUp(): void {
+    if (this.manual || this.paused || this.closed || this.host.halted !== undefined || this.speed === 'max')
+      return;
+    this.run(TICK_BUDGET_MS);
+  }
+
+  private running(): boolean {
+    return !this.manual && !this.paused && !this.closed && this.host.halted === undefined;
+  }
+
+  private schedule(): void {
+    if (!this.running() || this.timer !== undefined) return;
+    if (this.speed === 'max') {
+      this.timer = setImmediate(() => this.tick());
+    } else {
+      const t = setTimeout(() => this.tick(), TICK_INTERVAL_MS);
+      this.timer = t;
+    }
+  }
+
+  private cancel(): void {
+    if (this.timer === undefined) return;
+    // The handle is a timeout or an immediate depending on the speed it was scheduled at: clear both ways.
+    clearTimeout(this.timer as NodeJS.Timeout);
+    clearImmediate(this.timer as NodeJS.Immediate);
+    this.timer = undefined;
+  }
+
+  private tick(): void {
+    this.timer = undefined;
+    if (!this.running()) return;
+    this.run(TICK_BUDGET_MS);
+    this.schedule();
+  }
+
+  private run(budgetMs: number): void {
+    const deadline = this.wallNow() + budgetMs;
+    const target =
+      this.speed === 'max'
+        ? Number.POSITIVE_INFINITY
+        : this.anchorVirtual + (this.wallNow() - this.anchorWall) * this.speed;
+    try {
+      while (this.host.sim.now < target && this.wallNow() < deadline && this.host.halted === undefined) {
+        this.host.advanceTo(Math.min(target, this.host.sim.now + SLICE_MS));
+      }
+    } catch {
+      // The host recorded why the simulation halted; pacing stops with it.
+      this.cancel();
+      return;
+    }
+    if (this.speed !== 'max' && target - this.host.sim.now > MAX_BACKLOG_WALL_MS * this.speed) {
+      this.reanchor();
+      this.lagging = true;
+    }
+  }
+}

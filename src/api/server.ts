@@ -1,0 +1,258 @@
+// The HTTP server: fastify with every route's JSON Schema (requests validated, responses shaped, the OpenAPI
+// document generated from them at /openapi.json and browsable at /docs), one error body for every failure,
+// optional bearer-token auth (every route but /health), a body size limit, and loopback by default.
+import { timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { Ajv } from 'ajv';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import type { ApiContext } from './context.ts';
+import { ApiError, type ErrorBody, isKafkaError, restErrorOf } from './errors.ts';
+import { type RequestLog, SimHost, type WorldOptions } from './host.ts';
+import { registerMetricsRoute } from './metrics.ts';
+import { registerModuleRoutes } from './module-routes.ts';
+import { Pacer, type PacerOptions } from './pacer.ts';
+import { noBody } from './route-schema.ts';
+import { registerClockRoutes } from './sim/clock.ts';
+import { registerFaultRoutes } from './sim/faults.ts';
+import { registerStateRoutes } from './sim/state.ts';
+import { registerTraceRoutes } from './sim/trace.ts';
+import { registerWorkloadRoutes } from './sim/workloads.ts';
+import { registerClusterRoutes } from './v3/clusters.ts';
+import { registerConfigRoutes } from './v3/configs.ts';
+import { registerGroupRoutes } from './v3/groups.ts';
+import { registerPartitionRoutes } from './v3/partitions.ts';
+import { registerReassignmentRoutes } from './v3/reassignments.ts';
+import { registerTopicRoutes } from './v3/topics.ts';
+
+function version(): string {
+  return (
+    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  ).version;
+}
+
+export const DEFAULT_PORT = 8082;
+export const DEFAULT_HOST = '127.0.0.1';
+/** Largest request body accepted (a scenario upload is the biggest legitimate one). */
+export const BODY_LIMIT = 1024 * 1024;
+
+export interface ApiServerOptions {
+  host: SimHost;
+  pacer: Pacer;
+  /** When set, every route but /health needs `Authorization: Bearer <token>`. */
+  token?: string;
+  bodyLimit?: number;
+  logger?: boolean;
+}
+
+export interface RouteInfo {
+  method: string;
+  url: string;
+}
+
+const routeLists = new WeakMap<FastifyInstance, RouteInfo[]>();
+
+/** Every route the server registered (methods and URL patterns), e.g. for tests that visit them all. */
+export function routesOf(app: FastifyInstance): RouteInfo[] {
+  return routeLists.get(app) ?? [];
+}
+
+function errorReply(status: number, body: ErrorBody) {
+  return { status, body };
+}
+
+/** The status and body for anything a handler or fastify threw. */
+export function errorResponse(err: unknown): { status: number; body: ErrorBody } {
+  if (err instanceof ApiError) return errorReply(err.statusCode, err.body());
+  if (isKafkaError(err)) {
+    const e = restErrorOf(err);
+    return errorReply(e.statusCode, e.body());
+  }
+  const fe = err as FastifyError;
+  if (fe?.validation) return errorReply(400, { error_code: 400, message: fe.message });
+  const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
+  if (status >= 400 && status < 500) return errorReply(status, { error_code: status, message: fe.message });
+  return errorReply(500, {
+    error_code: 500,
+    message: `Internal Server Error: ${fe?.message ?? String(err)}`,
+  });
+}
+
+function tokenMatches(header: string | undefined, token: string): boolean {
+  const expected = Buffer.from(`Bearer ${token}`);
+  const given = Buffer.from(header ?? '');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Builds the server for a host (not listening yet: call `listen`, or use `inject` in tests). */
+export async function createApiServer(options: ApiServerOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: options.bodyLimit ?? BODY_LIMIT,
+    forceCloseConnections: true,
+    return503OnClosing: true,
+    // Errors the router raises before any route runs (a URL that does not decode) get the same body.
+    frameworkErrors: (error, _req, reply) => {
+      const { status, body } = errorResponse(error);
+      void (reply as unknown as { code(n: number): { send(b: unknown): void } }).code(status).send(body);
+    },
+  });
+  const routes: RouteInfo[] = [];
+  routeLists.set(app, routes);
+  app.addHook('onRoute', (r) => {
+    const methods = [r.method].flat();
+    for (const method of methods) if (method !== 'HEAD') routes.push({ method, url: r.url });
+    // A route that takes no body still validates one: anything sent (but an empty body or null) is refused.
+    if (r.schema && !r.schema.body && methods.some((m) => m !== 'GET' && m !== 'HEAD'))
+      r.schema.body = noBody;
+  });
+
+  // Path and query parameters arrive as strings and are coerced to the schema's types; bodies are JSON and
+  // must already have the right types.
+  const coercing = new Ajv({
+    coerceTypes: 'array',
+    useDefaults: true,
+    removeAdditional: false,
+    strict: false,
+    allErrors: false,
+  });
+  const strictBodies = new Ajv({
+    coerceTypes: false,
+    useDefaults: true,
+    removeAdditional: false,
+    strict: false,
+    allErrors: false,
+  });
+  app.setValidatorCompiler(({ schema, httpPart }) =>
+    (httpPart === 'body' ? strictBodies : coercing).compile(schema as object),
+  );
+
+  app.setErrorHandler((err, req, reply) => {
+    const { status, body } = errorResponse(err);
+    if (status >= 500) req.log.error(err);
+    return reply.code(status).send(body);
+  });
+  app.setNotFoundHandler((_req, reply) =>
+    reply.code(404).send({ error_code: 404, message: 'HTTP 404 Not Found' }),
+  );
+
+  if (options.token !== undefined) {
+    const token = options.token;
+    app.addHook('onRequest', async (req, reply) => {
+      if (req.url === '/health' || req.url.startsWith('/health?')) return;
+      // The Lake's Databend API keeps its own Basic auth, as the source workflow's ingestion service uses it.
+      if (req.url === '/v1/query' || req.url.startsWith('/v1/query/') || req.url.startsWith('/v1/query?'))
+        return;
+      if (tokenMatches(req.headers.authorization, token)) return;
+      return reply.code(401).header('www-authenticate', 'Bearer realm="kafkasim"').send({
+        error_code: 401,
+        message: 'Unauthorized: this server needs "Authorization: Bearer <token>"',
+      });
+    });
+  }
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'kafkasim HTTP API',
+        version: version(),
+        description:
+          'A simulated Kafka-compatible cluster: Confluent REST v3 admin (/v3), simulation control (/sim), ' +
+          "the Lake's SQL endpoint (/v1/query), Cruise Control names for the auto-balancer (/kafkacruisecontrol) " +
+          'and Prometheus metrics (/metrics). Errors are {"error_code": N, "message": "..."}.',
+      },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      ...(options.token !== undefined ? { security: [{ bearer: [] }] } : {}),
+    },
+  });
+
+  const ctx: ApiContext = { host: options.host, pacer: options.pacer };
+  registerClusterRoutes(app, ctx);
+  registerTopicRoutes(app, ctx);
+  registerPartitionRoutes(app, ctx);
+  registerConfigRoutes(app, ctx);
+  registerReassignmentRoutes(app, ctx);
+  registerGroupRoutes(app, ctx);
+  registerClockRoutes(app, ctx);
+  registerFaultRoutes(app, ctx);
+  registerWorkloadRoutes(app, ctx);
+  registerTraceRoutes(app, ctx);
+  registerStateRoutes(app, ctx);
+  registerMetricsRoute(app, ctx);
+  registerModuleRoutes(app, ctx);
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.addHook('onClose', async () => options.pacer.close());
+  await app.ready();
+  return app;
+}
+
+export interface ServeOptions {
+  world: WorldOptions;
+  pacer?: PacerOptions;
+  listenHost?: string;
+  port?: number;
+  token?: string;
+  logger?: boolean;
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  host: SimHost;
+  pacer: Pacer;
+  /** http://host:port the server listens on. */
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Builds the world, the server and the pacer, listens, and starts pacing. */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const host = new SimHost(options.world);
+  const pacer = new Pacer(host, options.pacer);
+  const app = await createApiServer({
+    host,
+    pacer,
+    ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(options.logger !== undefined ? { logger: options.logger } : {}),
+  });
+  const address = await app.listen({
+    host: options.listenHost ?? DEFAULT_HOST,
+    port: options.port ?? DEFAULT_PORT,
+  });
+  pacer.start();
+  const url = address.replace('[::1]', 'localhost');
+  return { app, host, pacer, url, close: () => app.close() };
+}
+
+export interface ReplayResult {
+  host: SimHost;
+  app: FastifyInstance;
+  /** Entries whose trace hash after the replayed request differs from the recorded one. */
+  mismatches: { seq: number; expected: string; actual: string }[];
+}
+
+/**
+ * Replays a request log against a fresh world built from the same options: each request is applied where the
+ * log says it was (events executed, virtual time), through the same routes. With the same seed the trace hash
+ * after every request matches the recorded one.
+ */
+export async function replayRequestLog(log: RequestLog): Promise<ReplayResult> {
+  const host = new SimHost(log.world);
+  const pacer = new Pacer(host, { manual: true });
+  const app = await createApiServer({ host, pacer });
+  const mismatches: ReplayResult['mismatches'] = [];
+  for (const entry of log.entries) {
+    host.positionAt(entry.events, entry.t);
+    await app.inject({
+      method: entry.method as 'POST',
+      url: entry.url,
+      ...(entry.body !== undefined ? { payload: entry.body as object } : {}),
+    });
+    const actual = host.sim.trace.hash;
+    if (entry.hashAfter !== undefined && actual !== entry.hashAfter)
+      mismatches.push({ seq: entry.seq, expected: entry.hashAfter, actual });
+  }
+  return { host, app, mismatches };
+}

@@ -1,0 +1,189 @@
+// `kafkasim serve`: serves a simulated cluster over HTTP (Confluent REST v3 admin, simulation control, metrics,
+// OpenAPI docs) with the simulation paced to the wall clock, until SIGINT or SIGTERM. Built from a scenario
+// file (its cluster, topics and clients) or from --brokers/--storage. Exit 0 after a clean shutdown, 2 on bad
+// input, 1 when the server cannot start (e.g. the port is taken).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { WORLD_LIMITS, type WorldOptions } from '../api/host.ts';
+import { MAX_SPEED, type Speed } from '../api/pacer.ts';
+import { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from '../api/server.ts';
+import { ScenarioError } from '../scenario/index.ts';
+import { type CliIO, UsageError } from './io.ts';
+import { reportScenarioError, resolveScenarioPath } from './run.ts';
+
+export const SERVE_USAGE = `Usage: kafkasim serve [scenario.yaml] [options]
+
+Serves a simulated cluster over HTTP until Ctrl-C (SIGINT) or SIGTERM. The simulation runs paced to the wall
+clock at --speed; tools talk to it with the Confluent REST v3 API, the /sim control API, and the CLI's client
+commands (kafkasim topics|reassign-partitions|consumer-groups|producer-perf-test|consumer-perf-test
+--bootstrap-server http://HOST:PORT).
+
+Options:
+  --brokers N           brokers when no scenario is given (default 3, at most ${WORLD_LIMITS.maxBrokers})
+  --first-broker-id N   id of the first broker (default 0)
+  --storage MODE        kafka (replicated local logs, default) or shared (AutoMQ-style)
+  --autobalancer        run AutoMQ's auto-balancer (autobalancer.controller.enable=true)
+  --seed N              the simulation's seed (default: the scenario's, else 1)
+  --host HOST           address to listen on (default ${DEFAULT_HOST}: loopback only)
+  --port PORT           port (default ${DEFAULT_PORT}; 0 picks a free one)
+  --speed S             virtual seconds per wall second: 1 (real time, default), 10, 100, ... or max
+  --paused              start paused (POST /sim/resume, /sim/step and /sim/advance move the clock)
+  --token T             require "Authorization: Bearer T" on every route but /health
+  --record-requests F   write the request log (JSON, replayable) to F on shutdown
+  -h, --help            show this help
+
+The API: /v3/clusters/{id}/... (Confluent REST v3), /sim/... (clock, faults, workloads, trace, snapshot),
+/metrics, /openapi.json and /docs.
+`;
+
+function parseSpeedOption(text: string): Speed {
+  if (text === 'max') return 'max';
+  const n = Number(text);
+  if (text.trim() === '' || !Number.isFinite(n) || n <= 0 || n > MAX_SPEED)
+    throw new UsageError(`--speed expects a number above 0 (at most ${MAX_SPEED}) or max, got '${text}'`);
+  return n;
+}
+
+function intOf(text: string | undefined, option: string, min: number, max: number): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text.trim()) || Number(text) < min || Number(text) > max)
+    throw new UsageError(`--${option} expects a whole number from ${min} to ${max}, got '${text}'`);
+  return Number(text);
+}
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/** Resolves when one of the signals arrives (the listeners are removed then). */
+function waitForSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolvePromise) => {
+    const on = (signal: NodeJS.Signals) => {
+      process.removeListener('SIGINT', on);
+      process.removeListener('SIGTERM', on);
+      resolvePromise(signal);
+    };
+    process.on('SIGINT', on);
+    process.on('SIGTERM', on);
+  });
+}
+
+export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: argv,
+      options: {
+        brokers: { type: 'string' },
+        'first-broker-id': { type: 'string' },
+        storage: { type: 'string' },
+        autobalancer: { type: 'boolean' },
+        seed: { type: 'string' },
+        host: { type: 'string' },
+        port: { type: 'string' },
+        speed: { type: 'string' },
+        paused: { type: 'boolean' },
+        token: { type: 'string' },
+        'record-requests': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      allowPositionals: true,
+      strict: true,
+    }));
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message}\n\n${SERVE_USAGE}`);
+  }
+  if (values.help) {
+    io.stdout(SERVE_USAGE);
+    return 0;
+  }
+  if (positionals.length > 1)
+    throw new UsageError(`expected at most one scenario file, got ${positionals.length}`);
+  const storage = values.storage as string | undefined;
+  if (storage !== undefined && storage !== 'kafka' && storage !== 'shared')
+    throw new UsageError(`--storage expects kafka or shared, got '${storage}'`);
+  const brokers = intOf(values.brokers as string | undefined, 'brokers', 1, WORLD_LIMITS.maxBrokers);
+  const firstBrokerId = intOf(
+    values['first-broker-id'] as string | undefined,
+    'first-broker-id',
+    0,
+    2_147_483_647 - WORLD_LIMITS.maxBrokers,
+  );
+  const port = intOf(values.port as string | undefined, 'port', 0, 65_535) ?? DEFAULT_PORT;
+  const speed = values.speed !== undefined ? parseSpeedOption(values.speed as string) : 1;
+  const listenHost = (values.host as string | undefined) ?? DEFAULT_HOST;
+  const token = values.token as string | undefined;
+  if (token !== undefined && token.length === 0) throw new UsageError('--token must not be empty');
+  const seedText = values.seed as string | undefined;
+  if (seedText !== undefined && !/^-?\d+$/.test(seedText.trim()))
+    throw new UsageError(`--seed expects an integer, got '${seedText}'`);
+  const scenarioArg = positionals[0];
+  if (
+    scenarioArg !== undefined &&
+    (brokers !== undefined || storage !== undefined || firstBrokerId !== undefined)
+  )
+    throw new UsageError(
+      '--brokers, --first-broker-id and --storage describe the cluster when no scenario file is given',
+    );
+
+  const world: WorldOptions = { seed: seedText !== undefined ? Number(seedText) : 1 };
+  let file: string | undefined;
+  if (scenarioArg !== undefined) {
+    file = resolveScenarioPath(scenarioArg);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch {
+      throw new UsageError(`cannot read the scenario file '${scenarioArg}'`);
+    }
+    world.scenario = { text, name: basename(file), baseDir: dirname(resolve(file)) };
+    // Without --seed the scenario's own seed applies.
+    if (seedText === undefined) delete (world as { seed?: unknown }).seed;
+  } else {
+    if (brokers !== undefined) world.brokers = brokers;
+    if (firstBrokerId !== undefined) world.firstBrokerId = firstBrokerId;
+    if (storage !== undefined) world.storage = storage as 'kafka' | 'shared';
+  }
+  if (values.autobalancer) world.autobalancer = true;
+
+  let server: RunningServer;
+  try {
+    server = await startServer({
+      world,
+      pacer: { speed, paused: values.paused === true },
+      listenHost,
+      port,
+      ...(token !== undefined ? { token } : {}),
+    });
+  } catch (e) {
+    if (e instanceof ScenarioError) return reportScenarioError(e, 'serve', io, file ?? '');
+    if (e instanceof RangeError) throw new UsageError(e.message);
+    const code = (e as NodeJS.ErrnoException).code;
+    io.stderr(`kafkasim serve: cannot listen on ${listenHost}:${port}: ${code ?? (e as Error).message}\n`);
+    return 1;
+  }
+  const w = server.host.world;
+  const c = w.cluster;
+  io.stdout(
+    `kafkasim serve: cluster ${w.clusterId} (${c.brokers.size} broker${c.brokers.size === 1 ? '' : 's'}, ${c.storage} storage, ` +
+      `seed ${c.sim.seed}${w.scenario ? `, scenario ${w.scenario.spec.name}` : ''}) at ${server.url}, speed ${speed}` +
+      `${values.paused ? ' (paused)' : ''}\n` +
+      `  admin API  ${server.url}/v3/clusters/${w.clusterId}\n` +
+      `  docs       ${server.url}/docs\n` +
+      'Ctrl-C stops the server.\n',
+  );
+  if (!LOOPBACK.has(listenHost) && token === undefined)
+    io.stderr(
+      `kafkasim serve: warning: listening on ${listenHost} without --token: anyone who can reach it controls the simulation\n`,
+    );
+
+  const signal = await waitForSignal();
+  await server.close();
+  const recordTo = values['record-requests'] as string | undefined;
+  if (recordTo !== undefined)
+    writeFileSync(recordTo, `${JSON.stringify(server.host.requestLog(), null, 2)}\n`);
+  io.stdout(
+    `kafkasim serve: ${signal}: stopped at virtual time ${(server.host.sim.now / 1000).toFixed(3)}s, trace hash ${server.host.sim.trace.hash}\n`,
+  );
+  return 0;
+}

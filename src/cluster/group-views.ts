@@ -1,0 +1,158 @@
+// Consumer groups as kafka-consumer-groups.sh sees them: the admin client finds the group's coordinator,
+// describes the group there, fetches its committed offsets, and asks each partition leader for its log end
+// offset (ListOffsets latest = the high watermark); the result feeds src/format's formatters. Each call sends
+// real requests through the network and runs the simulation until the answers are in, as the tool would.
+import type { BrokerRequest, ListOffsetsResponse } from '../../models/broker/index.ts';
+import { brokerNodeId } from '../../models/broker/index.ts';
+import type {
+  DescribeGroupsResponse,
+  FindCoordinatorResponse,
+  GroupRequest,
+  ListGroupsResponse,
+  OffsetFetchResponse,
+} from '../../models/group/index.ts';
+import {
+  type ConsumerGroupView,
+  formatConsumerGroupMembers,
+  formatConsumerGroupOffsets,
+  formatConsumerGroupState,
+  type GroupStateName,
+  type ToolOutput,
+} from '../format/index.ts';
+import type { Cluster } from './cluster.ts';
+
+export interface DescribeGroupOptions {
+  /** --state */
+  state?: boolean;
+  /** --members */
+  members?: boolean;
+  /** --verbose (with --members) */
+  verbose?: boolean;
+}
+
+/** One request from the admin client to a broker, running the simulation until it is answered. */
+function call<R>(cluster: Cluster, to: string, req: GroupRequest | BrokerRequest): R | undefined {
+  const client = cluster.admin.client;
+  let outcome: { ok: boolean; response?: R } | undefined;
+  client.request<R>(
+    to,
+    req,
+    (o) => {
+      outcome = o.ok ? { ok: true, response: o.response } : { ok: false };
+    },
+    client.requestTimeoutMs,
+  );
+  cluster.sim.runUntil(() => outcome !== undefined, {
+    timeout: client.requestTimeoutMs + 1000,
+    description: `the answer to ${req.type}`,
+  });
+  return outcome?.ok ? outcome.response : undefined;
+}
+
+/** The group as the admin client describes it (describeConsumerGroups + listConsumerGroupOffsets + listOffsets). */
+export function consumerGroupView(cluster: Cluster, groupId: string): ConsumerGroupView {
+  const bootstrap = brokerNodeId(cluster.liveBroker().brokerId);
+  const found = call<FindCoordinatorResponse>(cluster, bootstrap, { type: 'FindCoordinator', key: groupId });
+  const dead: ConsumerGroupView = {
+    groupId,
+    state: 'Dead',
+    coordinator: { id: -1, host: '', port: -1 },
+    assignmentStrategy: '',
+    members: [],
+    offsets: [],
+  };
+  if (!found || found.errorCode !== 0) return dead;
+  const coordinator = { id: found.nodeId, host: found.host, port: found.port };
+  const coordinatorNode = brokerNodeId(found.nodeId);
+  const described = call<DescribeGroupsResponse>(cluster, coordinatorNode, {
+    type: 'DescribeGroups',
+    groups: [groupId],
+  })?.groups[0];
+  if (!described || described.errorCode !== 0) return { ...dead, coordinator };
+  const fetched = call<OffsetFetchResponse>(cluster, coordinatorNode, {
+    type: 'OffsetFetch',
+    groupId,
+    partitions: null,
+  });
+  const committed = new Map<string, number>();
+  for (const p of fetched?.partitions ?? [])
+    if (p.offset >= 0) committed.set(`${p.topic}\u0000${p.partition}`, p.offset);
+  const members = described.members.map((m) => ({
+    consumerId: m.memberId,
+    groupInstanceId: m.groupInstanceId,
+    clientId: m.clientId,
+    host: m.clientHost,
+    assignment: m.assignment ?? [],
+  }));
+  const partitions = new Map<string, { topic: string; partition: number }>();
+  for (const m of members)
+    for (const tp of m.assignment) partitions.set(`${tp.topic}\u0000${tp.partition}`, tp);
+  for (const key of committed.keys()) {
+    const i = key.lastIndexOf('\u0000');
+    partitions.set(key, { topic: key.slice(0, i), partition: Number(key.slice(i + 1)) });
+  }
+  const logEnd = logEndOffsets(cluster, [...partitions.values()]);
+  return {
+    groupId,
+    state: described.groupState as GroupStateName,
+    coordinator,
+    assignmentStrategy: described.protocolData,
+    members,
+    offsets: [...partitions].map(([key, tp]) => ({
+      ...tp,
+      committedOffset: committed.get(key) ?? null,
+      logEndOffset: logEnd.get(key) ?? null,
+    })),
+  };
+}
+
+/** ListOffsets(latest) to each partition's leader, as the tool's getLogEndOffsets does. */
+function logEndOffsets(
+  cluster: Cluster,
+  partitions: { topic: string; partition: number }[],
+): Map<string, number> {
+  const image = cluster.liveBroker().image;
+  const byLeader = new Map<number, { topic: string; partition: number; timestamp: -1 }[]>();
+  for (const tp of partitions) {
+    const leader = image.topics[tp.topic]?.partitions[tp.partition]?.leader ?? -1;
+    if (leader < 0) continue;
+    let list = byLeader.get(leader);
+    if (!list) byLeader.set(leader, (list = []));
+    list.push({ ...tp, timestamp: -1 });
+  }
+  const out = new Map<string, number>();
+  for (const [leader, list] of byLeader) {
+    const r = call<ListOffsetsResponse>(cluster, brokerNodeId(leader), {
+      type: 'ListOffsets',
+      partitions: list,
+    });
+    for (const p of r?.partitions ?? [])
+      if (p.errorCode === 0) out.set(`${p.topic}\u0000${p.partition}`, p.offset);
+  }
+  return out;
+}
+
+/** `kafka-consumer-groups.sh --describe --group <g>` with --state, --members [--verbose] or the offsets view. */
+export function describeConsumerGroup(
+  cluster: Cluster,
+  groupId: string,
+  options: DescribeGroupOptions = {},
+): ToolOutput {
+  const view = consumerGroupView(cluster, groupId);
+  if (options.state) return formatConsumerGroupState(view);
+  if (options.members) return formatConsumerGroupMembers(view, { verbose: options.verbose ?? false });
+  return formatConsumerGroupOffsets(view);
+}
+
+/** `kafka-consumer-groups.sh --list`: every live broker's ListGroups, merged and sorted. */
+export function listConsumerGroups(cluster: Cluster): { groupId: string; state: string }[] {
+  const seen = new Map<string, string>();
+  for (const b of cluster.brokers.values()) {
+    if (!b.up) continue;
+    const r = call<ListGroupsResponse>(cluster, brokerNodeId(b.brokerId), { type: 'ListGroups' });
+    for (const g of r?.groups ?? []) seen.set(g.groupId, g.groupState);
+  }
+  return [...seen]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([groupId, state]) => ({ groupId, state }));
+}
