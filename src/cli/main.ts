@@ -10,6 +10,7 @@ import { producerPerfTestCommand } from './producer-perf-test.ts';
 import { reassignPartitionsCommand } from './reassign-partitions.ts';
 import { runCommand } from './run.ts';
 import { serveCommand } from './serve.ts';
+import { sweepCommand } from './sweep.ts';
 import { topicsCommand } from './topics.ts';
 import { validateCommand } from './validate.ts';
 
@@ -26,6 +27,10 @@ export const commands: Record<string, Command> = {
   },
   validate: { summary: 'check a scenario file without running it', run: validateCommand },
   list: { summary: 'list the shipped scenarios', run: listCommand },
+  sweep: {
+    summary: 'run a scenario over a grid of settings and seeds in parallel; compare metrics (what-if)',
+    run: sweepCommand,
+  },
   serve: {
     summary: 'serve a simulated cluster over HTTP (REST v3 admin, simulation control)',
     run: serveCommand,

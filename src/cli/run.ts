@@ -1,10 +1,12 @@
 // `kafkasim run <file>`: runs a scenario and prints the tool output its steps ask for, then a summary (each
 // expectation with its actual values, key metrics, virtual and wall time). Exit 0 when every expectation holds,
 // 1 when one fails, 2 when the input is invalid (bad file, bad flag), always without a stack trace.
-import { closeSync, existsSync, openSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { RunRecorder, runReportHtml } from '../report/index.ts';
 import {
   formatIssueWithExcerpt,
+  loadScenarioFile,
   runScenario,
   ScenarioError,
   type ScenarioResult,
@@ -24,6 +26,7 @@ Options:
   --json            print one JSON object (scenario, seed, passed, expectations, metrics, virtualMs,
                     wallMs, events, traceHash) and nothing else on stdout
   --trace FILE      write every trace event to FILE as JSON lines
+  --report FILE     write a self-contained HTML report with charts of the run to FILE
   --quiet           print only the summary
   -h, --help        show this help
 
@@ -104,12 +107,47 @@ class TraceFile {
   }
 }
 
+/** The --report file, opened before the run so that an unwritable path fails at once, not after it. */
+function openReport(path: string): {
+  path: string;
+  recorder: RunRecorder;
+  write(html: string): void;
+  discard(): void;
+} {
+  let fd: number;
+  try {
+    fd = openSync(path, 'w');
+  } catch (e) {
+    throw new UsageError(
+      `--report: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
+  }
+  return {
+    path,
+    recorder: new RunRecorder(),
+    write(html) {
+      writeSync(fd, html);
+      closeSync(fd);
+    },
+    discard() {
+      closeSync(fd);
+      rmSync(path, { force: true });
+    },
+  };
+}
+
+/** The command line as the report shows it: the run's own flags, not where its report went. */
+function withoutReportFlag(argv: readonly string[]): string[] {
+  return argv.filter((a, i) => a !== '--report' && !a.startsWith('--report=') && argv[i - 1] !== '--report');
+}
+
 export function runCommand(argv: string[], io: CliIO): number {
   let values: {
     seed?: string;
     set?: string[];
     json?: boolean;
     trace?: string;
+    report?: string;
     quiet?: boolean;
     help?: boolean;
   };
@@ -122,6 +160,7 @@ export function runCommand(argv: string[], io: CliIO): number {
         set: { type: 'string', multiple: true },
         json: { type: 'boolean' },
         trace: { type: 'string' },
+        report: { type: 'string' },
         quiet: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -147,6 +186,7 @@ export function runCommand(argv: string[], io: CliIO): number {
   const s = style(color);
   const showProgress = io.isTTY && !json && !quiet;
   const trace = values.trace !== undefined ? new TraceFile(values.trace) : undefined;
+  const report = values.report !== undefined ? openReport(values.report) : undefined;
 
   let progressShown = false;
   let lastProgressWall = 0;
@@ -168,13 +208,18 @@ export function runCommand(argv: string[], io: CliIO): number {
 
   const file = resolveScenarioPath(positionals[0]!);
   let result: ScenarioResult;
+  let description: string | undefined;
   try {
-    result = runScenario(file, {
+    // With --report, load first: the report shows the scenario's description, which the result does not carry.
+    const input = report ? loadScenarioFile(file, values.set ? { set: values.set } : {}) : file;
+    if (typeof input !== 'string') description = input.spec.description;
+    result = runScenario(input, {
       ...(seed !== undefined ? { seed } : {}),
       ...(values.set ? { set: values.set } : {}),
       out: (line) => show(`${line}\n`),
       onStep,
       ...(trace ? { trace: jsonlSink(trace.write) } : {}),
+      ...(report ? { onCluster: report.recorder.attach } : {}),
       ...(showProgress
         ? {
             onProgress: (p) => {
@@ -194,12 +239,21 @@ export function runCommand(argv: string[], io: CliIO): number {
     });
   } catch (e) {
     clearProgress();
+    report?.discard();
     if (e instanceof ScenarioError) return reportScenarioError(e, 'run', io, file);
     throw e;
   } finally {
     trace?.close();
   }
   clearProgress();
+  report?.write(
+    runReportHtml({
+      result,
+      recording: report.recorder.finish(result),
+      ...(description !== undefined ? { description } : {}),
+      command: ['kafkasim run', ...withoutReportFlag(argv)].join(' '),
+    }),
+  );
 
   if (json) {
     const {
@@ -216,7 +270,7 @@ export function runCommand(argv: string[], io: CliIO): number {
     io.stdout(
       `${JSON.stringify({ scenario, seed: usedSeed, passed, expectations, metrics, virtualMs, wallMs, events, traceHash })}\n`,
     );
-  } else io.stdout(summary(result, s, trace?.path));
+  } else io.stdout(summary(result, s, trace?.path, report?.path));
   return result.passed ? 0 : 1;
 }
 
@@ -226,7 +280,7 @@ function compact(value: unknown): string {
 }
 
 /** The human summary: expectations, metrics, time. */
-export function summary(r: ScenarioResult, s: Style, traceFile?: string): string {
+export function summary(r: ScenarioResult, s: Style, traceFile?: string, reportFile?: string): string {
   const lines: string[] = [''];
   const passedCount = r.expectations.filter((e) => e.passed).length;
   lines.push(s.bold(`Expectations (${passedCount}/${r.expectations.length} passed)`));
@@ -246,6 +300,7 @@ export function summary(r: ScenarioResult, s: Style, traceFile?: string): string
     `Simulated ${formatDuration(r.virtualMs)} of virtual time in ${formatDuration(r.wallMs)} wall (${speedUp >= 10 ? Math.round(speedUp) : speedUp.toFixed(1)}x real time), ${r.events.toLocaleString('en-US')} events; seed ${r.seed}, trace hash ${r.traceHash}`,
   );
   if (traceFile) lines.push(`Trace written to ${traceFile}`);
+  if (reportFile) lines.push(`Report written to ${reportFile}`);
   const failed = r.expectations.length - passedCount;
   lines.push(
     r.passed

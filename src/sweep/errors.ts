@@ -1,0 +1,5 @@
+// A sweep that cannot run as asked (a bad flag, a grid value the scenario rejects, an unknown metric, shard
+// files that do not belong together). The CLI prints the message and exits with code 2.
+export class SweepInputError extends Error {
+  override name = 'SweepInputError';
+}

@@ -1,0 +1,132 @@
+// Running a sweep plan: every (cell, seed) run is a task in a piscina worker pool, one thread per core by default.
+// Each run is deterministic and independent, so the document depends only on the plan, never on the number of
+// threads or the order tasks finish in. Stopping (an AbortSignal, Ctrl-C in the CLI) cancels queued runs and
+// terminates running ones; the cells whose runs all finished are kept.
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { setFlagsOf } from './grid.ts';
+import type { SweepPlan } from './plan.ts';
+import type { RunTask } from './run-cell.ts';
+import {
+  type CellResult,
+  finishCell,
+  type RunOutcome,
+  SWEEP_FORMAT,
+  type SweepDocument,
+} from './sweep-document.ts';
+
+export interface SweepProgress {
+  cellsDone: number;
+  cells: number;
+  runsDone: number;
+  runs: number;
+}
+
+export interface RunSweepOptions {
+  /** Worker threads (default: the number of cores, at most one per run). */
+  parallel?: number;
+  /** Stops the sweep: queued runs are cancelled, running ones terminated, finished cells kept. */
+  signal?: AbortSignal;
+  /** Called when a run finishes. */
+  onProgress?: (progress: SweepProgress) => void;
+  /** Wall-clock limit per run, in ms (a run past it is recorded with an error). Default 10 minutes. */
+  runTimeoutMs?: number;
+  /** See RunTask.livelockEvents. */
+  livelockEvents?: number;
+}
+
+const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
+
+export function defaultParallelism(): number {
+  return availableParallelism();
+}
+
+export async function runSweep(plan: SweepPlan, options: RunSweepOptions = {}): Promise<SweepDocument> {
+  const started = performance.now();
+  const tasks = plan.selected.flatMap((cell) =>
+    plan.seeds.map((seed, s) => ({
+      cell,
+      s,
+      task: {
+        path: plan.path,
+        set: [...plan.set, ...setFlagsOf(cell)],
+        seed,
+        metrics: plan.metrics,
+        ...(options.livelockEvents !== undefined ? { livelockEvents: options.livelockEvents } : {}),
+      } satisfies RunTask,
+    })),
+  );
+  const threads = Math.max(1, Math.min(options.parallel ?? defaultParallelism(), tasks.length || 1));
+  const pool = new Piscina<RunTask, RunOutcome>({
+    filename: WORKER,
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: 1000,
+  });
+  const runs = new Map<number, (RunOutcome | undefined)[]>();
+  const done: CellResult[] = [];
+  const progress: SweepProgress = {
+    cellsDone: 0,
+    cells: plan.selected.length,
+    runsDone: 0,
+    runs: tasks.length,
+  };
+  const stop = new AbortController();
+  const onAbort = () => stop.abort();
+  options.signal?.addEventListener('abort', onAbort);
+  if (options.signal?.aborted) stop.abort();
+  const timeoutMs = options.runTimeoutMs ?? 600_000;
+  try {
+    await Promise.all(
+      tasks.map(async ({ cell, s, task }) => {
+        let outcome: RunOutcome;
+        const timeout = AbortSignal.timeout(timeoutMs);
+        try {
+          outcome = await pool.run(task, { signal: AbortSignal.any([stop.signal, timeout]) });
+        } catch (e) {
+          if (stop.signal.aborted) return;
+          outcome = {
+            seed: task.seed,
+            passed: false,
+            error: timeout.aborted
+              ? `stopped after ${timeoutMs / 1000} s of wall time (--run-timeout)`
+              : `the worker failed: ${e instanceof Error ? e.message : String(e)}`,
+            metrics: Object.fromEntries(plan.metrics.map((m) => [m, null])),
+            virtualMs: 0,
+            events: 0,
+            traceHash: '',
+            wallMs: timeoutMs,
+          };
+        }
+        if (stop.signal.aborted) return;
+        let slots = runs.get(cell.index);
+        if (!slots) runs.set(cell.index, (slots = new Array(plan.seeds.length).fill(undefined)));
+        slots[s] = outcome;
+        progress.runsDone++;
+        if (slots.every((r) => r !== undefined)) {
+          done.push(finishCell(cell, slots as RunOutcome[], plan.metrics));
+          progress.cellsDone++;
+        }
+        options.onProgress?.({ ...progress });
+      }),
+    );
+  } finally {
+    options.signal?.removeEventListener('abort', onAbort);
+    await pool.destroy();
+  }
+  return {
+    format: SWEEP_FORMAT,
+    scenario: plan.scenario,
+    file: plan.file,
+    set: plan.set,
+    grid: plan.grid,
+    seeds: plan.seeds,
+    metrics: plan.metrics,
+    shard: plan.shard ?? null,
+    totalCells: plan.cells.length,
+    interrupted: stop.signal.aborted,
+    cells: done.sort((a, b) => a.index - b.index),
+    wallMs: performance.now() - started,
+  };
+}
