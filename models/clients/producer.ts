@@ -375,7 +375,7 @@ export class Producer extends SimNode {
         !deque[0]!.inFlight
       )
         continue;
-      const ready = b.closed || b.attempts > 0 || now - b.createdAt >= linger || this.closing;
+      const ready = b.closed || b.attempts > 0 || b.createdAt + linger <= now || this.closing;
       if (!ready) {
         nextWake = Math.min(nextWake, b.createdAt + linger);
         continue;

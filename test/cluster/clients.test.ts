@@ -179,3 +179,19 @@ describe('broker load and data movement', () => {
     expect(large).toBeGreaterThan(3 * small);
   });
 });
+
+describe('producer sender timing', () => {
+  // Regression: with linger.ms > 0 the sender judged "linger expired" with `now - createdAt >= linger` but woke at
+  // `createdAt + linger`; floating-point rounding made the two disagree and the sender rescheduled itself at the same
+  // instant forever (seed 1 stuck at t=2048.7 ms).
+  it('a librdkafka producer (linger.ms=5) at 1000 records/s makes progress with a bounded number of events', () => {
+    const c = createCluster({ seed: 1, brokers: 1 });
+    c.admin.createTopic({ name: 't', partitions: 3 });
+    const p = c.producer('p', { flavour: 'librdkafka' });
+    let i = 0;
+    p.every(1, () => p.send({ topic: 't', value: `v${i++}` }));
+    c.sim.runFor('20s', { maxEvents: 500_000 });
+    expect(c.now).toBeGreaterThanOrEqual(22_000);
+    expect(p.recordsAcked).toBeGreaterThan(19_900);
+  });
+});
