@@ -92,7 +92,7 @@ interface ParkedFetch {
 }
 
 interface Connection {
-  queue: { payload: BrokerRequest; reply: (r: unknown) => void }[];
+  queue: { payload: BrokerRequest; reply: (r: unknown, sendDelayMs?: number) => void }[];
   busy: boolean;
 }
 
@@ -664,7 +664,11 @@ export class Broker extends SimNode {
 
   // ---- request handling -----------------------------------------------------------------------------------
 
-  protected override onRequest(from: NodeId, payload: unknown, reply: (response: unknown) => void): void {
+  protected override onRequest(
+    from: NodeId,
+    payload: unknown,
+    reply: (response: unknown, sendDelayMs?: number) => void,
+  ): void {
     // Clients talk to their group coordinator over a connection of its own (Java and librdkafka both do), so a
     // parked JoinGroup never holds up their fetches from the same broker.
     const key = isGroupRequest(payload) ? `${from}/coordinator` : from;
@@ -687,14 +691,14 @@ export class Broker extends SimNode {
     }
     conn.busy = true;
     const incarnation = this.incarnation;
-    this.handle(item.payload, (response) => {
+    this.handle(item.payload, (response, sendDelayMs) => {
       if (this.incarnation !== incarnation) return;
-      item.reply(response);
+      item.reply(response, sendDelayMs);
       this.nextOnConnection(conn);
     });
   }
 
-  private handle(req: BrokerRequest, done: (response: unknown) => void): void {
+  private handle(req: BrokerRequest, done: (response: unknown, sendDelayMs?: number) => void): void {
     if (isGroupRequest(req)) return this.groupCoordinator.handle(req, done);
     switch (req.type) {
       case 'Produce':
@@ -717,7 +721,16 @@ export class Broker extends SimNode {
 
   findReplica(topic: string, partition: number): Replica | undefined {
     const t = this.image.topics[topic];
-    return t ? this.replicas.get(`${t.topicId}:${partition}`) : undefined;
+    return t ? this.replicas.get(this.replicaKey(t.topicId, partition)) : undefined;
+  }
+
+  private readonly keyCache = new Map<string, string[]>();
+
+  /** `topicId:partition`, built once per partition: lookups on the fetch path reuse the same string. */
+  private replicaKey(topicId: string, partition: number): string {
+    let keys = this.keyCache.get(topicId);
+    if (!keys) this.keyCache.set(topicId, (keys = []));
+    return (keys[partition] ??= `${topicId}:${partition}`);
   }
 
   private leaderHint(topic: string, partition: number): LeaderHint | undefined {
@@ -835,7 +848,10 @@ export class Broker extends SimNode {
     );
   }
 
-  private handleFetch(req: FetchRequest, done: (response: FetchResponse) => void): void {
+  private handleFetch(
+    req: FetchRequest,
+    done: (response: FetchResponse, sendDelayMs?: number) => void,
+  ): void {
     const attempt = (final: boolean): FetchResponse | undefined => {
       const out: FetchPartitionResponse[] = [];
       let bytes = 0;
@@ -883,16 +899,15 @@ export class Broker extends SimNode {
     // Followers' fetches are answered when data arrives even if min bytes is not reached yet.
   }
 
-  private sendFetch(res: FetchResponse, done: (r: FetchResponse) => void): void {
+  /** Sends a fetch answer; its bytes queue on the broker's network-out capacity (time added to the network latency). */
+  private sendFetch(res: FetchResponse, done: (r: FetchResponse, sendDelayMs?: number) => void): void {
     let bytes = 0;
     for (const p of res.partitions) for (const b of p.batches) bytes += b.bytes;
     if (bytes === 0) return done(res);
     const cap = this.config['kafkasim.broker.network.out.bytes.per.sec'];
     const start = Math.max(this.sim.now, this.outBusyUntil);
     this.outBusyUntil = start + (bytes / cap) * 1000;
-    const delay = this.outBusyUntil - this.sim.now;
-    if (delay < 0.001) return done(res);
-    this.schedule(delay, () => done(res), 'broker.fetch-send');
+    done(res, this.outBusyUntil - this.sim.now);
   }
 
   /** Wakes parked fetches (consumers and followers) waiting on a partition. */

@@ -16,10 +16,16 @@ export interface Endpoint {
   readonly up: boolean;
   readonly incarnation: number;
   deliver(from: NodeId, payload: unknown): void;
-  serve(from: NodeId, payload: unknown, reply: (response: unknown) => void): void;
+  /** `reply`'s optional delay is time the answer spends leaving the node (e.g. a busy NIC), added to latency. */
+  serve(from: NodeId, payload: unknown, reply: (response: unknown, sendDelayMs?: number) => void): void;
 }
 
 export type RequestOutcome<R> = { ok: true; response: R } | { ok: false; error: 'timeout' | 'disconnected' };
+
+interface Held {
+  reset: () => void;
+  live: boolean;
+}
 
 interface Link {
   lastDelivery: number;
@@ -191,33 +197,49 @@ export class Network {
         const targetIncarnation = target.incarnation;
         let replied = false;
         // While the target holds the request, its crash resets the connection: the sender hears of it.
-        const onTargetDown = () => {
-          if (replied || done) return;
-          replied = true;
-          this.sim.schedule(
-            sample(this.link(this.state(to), from).latency ?? this.defaultLatency, this.dropRng),
-            () => finish({ ok: false, error: 'disconnected' }),
-            'net.reset',
-          );
+        const held: Held = {
+          reset: () => {
+            if (replied || done) return;
+            replied = true;
+            this.sim.schedule(
+              sample(this.link(this.state(to), from).latency ?? this.defaultLatency, this.dropRng),
+              () => finish({ ok: false, error: 'disconnected' }),
+              'net.reset',
+            );
+          },
+          live: true,
         };
-        this.holding(to).add(onTargetDown);
-        target.serve(from, payload, (response) => {
+        this.hold(to, held);
+        target.serve(from, payload, (response, sendDelayMs) => {
           if (replied || done || !target.up || target.incarnation !== targetIncarnation) return;
           replied = true;
-          this.holding(to).delete(onTargetDown);
-          this.transmit(to, from, response, () => finish({ ok: true, response: response as R }), undefined);
+          held.live = false;
+          this.transmit(
+            to,
+            from,
+            response,
+            () => finish({ ok: true, response: response as R }),
+            undefined,
+            sendDelayMs,
+          );
         });
       },
       () => finish({ ok: false, error: 'disconnected' }),
     );
   }
 
-  private readonly held = new Map<NodeId, Set<() => void>>();
+  /** Requests each node holds (received, not answered): a list with lazy removal, compacted as it grows. */
+  private readonly held = new Map<NodeId, Held[]>();
 
-  private holding(id: NodeId): Set<() => void> {
-    let set = this.held.get(id);
-    if (!set) this.held.set(id, (set = new Set()));
-    return set;
+  private hold(id: NodeId, h: Held): void {
+    let list = this.held.get(id);
+    if (!list) this.held.set(id, (list = []));
+    if (list.length >= 1024 && list.length % 1024 === 0) {
+      const live = list.filter((x) => x.live);
+      list.length = 0;
+      list.push(...live);
+    }
+    list.push(h);
   }
 
   /**
@@ -225,10 +247,10 @@ export class Network {
    * `disconnected` after a network delay, as a client sees a closed connection when a process dies.
    */
   nodeDown(id: NodeId): void {
-    const set = this.held.get(id);
-    if (!set || set.size === 0) return;
-    this.held.set(id, new Set());
-    for (const reset of set) reset();
+    const list = this.held.get(id);
+    if (!list || list.length === 0) return;
+    this.held.set(id, []);
+    for (const h of list) if (h.live) h.reset();
   }
 
   private state(id: NodeId): SenderState {
@@ -249,6 +271,7 @@ export class Network {
     payload: unknown,
     onArrive: (target: Endpoint) => void,
     onRefused: (() => void) | undefined,
+    extraDelayMs = 0,
   ): boolean {
     const sender = this.state(from);
     if (!sender.endpoint.up) return false;
@@ -262,7 +285,7 @@ export class Network {
       return false;
     }
     const link = this.link(sender, to);
-    let delay = sample(link.latency ?? this.defaultLatency, sender.rng);
+    let delay = sample(link.latency ?? this.defaultLatency, sender.rng) + extraDelayMs;
     if (this.extraDelay.size > 0) delay += (this.extraDelay.get(from) ?? 0) + (this.extraDelay.get(to) ?? 0);
     let at = this.sim.now + delay;
     if (at < link.lastDelivery) at = link.lastDelivery;

@@ -76,13 +76,17 @@ export abstract class SimNode {
   /** A one-way message arrived. */
   protected onMessage(_from: NodeId, _payload: unknown): void {}
   /** A request arrived; call `reply` once, now or later. */
-  protected onRequest(_from: NodeId, _payload: unknown, _reply: (response: unknown) => void): void {}
+  protected onRequest(
+    _from: NodeId,
+    _payload: unknown,
+    _reply: (response: unknown, sendDelayMs?: number) => void,
+  ): void {}
 
   deliver(from: NodeId, payload: unknown): void {
     this.onMessage(from, payload);
   }
 
-  serve(from: NodeId, payload: unknown, reply: (response: unknown) => void): void {
+  serve(from: NodeId, payload: unknown, reply: (response: unknown, sendDelayMs?: number) => void): void {
     this.onRequest(from, payload, reply);
   }
 
