@@ -47,6 +47,8 @@ import type {
 } from './api.ts';
 import { type BrokerConfig, brokerDefaults } from './config.ts';
 
+const NO_BATCHES: readonly RecordBatch[] = Object.freeze([]);
+
 export const brokerNodeId = (brokerId: number): NodeId => `broker-${brokerId}`;
 
 export type ReplicaRole = 'leader' | 'follower' | 'opening' | 'offline';
@@ -930,25 +932,28 @@ export class Broker extends SimNode {
     currentLeaderEpoch: number | undefined,
     maxBytes: number,
   ): FetchPartitionResponse {
-    const base: FetchPartitionResponse = {
+    // The common answer (data or nothing yet) is built directly; only error answers copy from `base`.
+    const base = (): FetchPartitionResponse => ({
       topic,
       partition,
       errorCode: 0,
       highWatermark: -1,
       logStartOffset: -1,
-      batches: [],
-    };
-    if (!this.image.topics[topic]) return { ...base, errorCode: Errors.UNKNOWN_TOPIC_OR_PARTITION.code };
+      batches: NO_BATCHES,
+    });
+    if (!this.image.topics[topic]) return { ...base(), errorCode: Errors.UNKNOWN_TOPIC_OR_PARTITION.code };
     const r = this.findReplica(topic, partition);
     if (!r || r.role !== 'leader') {
       const hint = this.leaderHint(topic, partition);
       return hint
-        ? { ...base, errorCode: Errors.NOT_LEADER_OR_FOLLOWER.code, currentLeader: hint }
-        : { ...base, errorCode: Errors.NOT_LEADER_OR_FOLLOWER.code };
+        ? { ...base(), errorCode: Errors.NOT_LEADER_OR_FOLLOWER.code, currentLeader: hint }
+        : { ...base(), errorCode: Errors.NOT_LEADER_OR_FOLLOWER.code };
     }
     if (currentLeaderEpoch !== undefined && currentLeaderEpoch >= 0) {
-      if (currentLeaderEpoch < r.leaderEpoch) return { ...base, errorCode: Errors.FENCED_LEADER_EPOCH.code };
-      if (currentLeaderEpoch > r.leaderEpoch) return { ...base, errorCode: Errors.UNKNOWN_LEADER_EPOCH.code };
+      if (currentLeaderEpoch < r.leaderEpoch)
+        return { ...base(), errorCode: Errors.FENCED_LEADER_EPOCH.code };
+      if (currentLeaderEpoch > r.leaderEpoch)
+        return { ...base(), errorCode: Errors.UNKNOWN_LEADER_EPOCH.code };
     }
     const log = r.log;
     const isFollower = req.replicaId >= 0;
@@ -956,7 +961,7 @@ export class Broker extends SimNode {
       const end = log.endOffsetForEpoch(lastFetchedEpoch);
       if (end.epoch !== lastFetchedEpoch || end.endOffset < fetchOffset) {
         return {
-          ...base,
+          ...base(),
           highWatermark: log.highWatermark,
           logStartOffset: log.logStartOffset,
           divergingEpoch: end,
@@ -965,7 +970,7 @@ export class Broker extends SimNode {
     }
     if (fetchOffset > log.logEndOffset || fetchOffset < log.logStartOffset) {
       return {
-        ...base,
+        ...base(),
         errorCode: Errors.OFFSET_OUT_OF_RANGE.code,
         highWatermark: log.highWatermark,
         logStartOffset: log.logStartOffset,
@@ -975,7 +980,14 @@ export class Broker extends SimNode {
     const limit = isFollower ? log.logEndOffset : log.highWatermark;
     const batches: RecordBatch[] = log.read(fetchOffset, limit, maxBytes);
     for (const b of batches) r.bytesOut += b.bytes;
-    return { ...base, highWatermark: log.highWatermark, logStartOffset: log.logStartOffset, batches };
+    return {
+      topic,
+      partition,
+      errorCode: 0,
+      highWatermark: log.highWatermark,
+      logStartOffset: log.logStartOffset,
+      batches,
+    };
   }
 
   private handleMetadata(req: MetadataRequest): MetadataResponse {
