@@ -43,6 +43,7 @@ export {
   loadScenarioObject,
   loadScenarioText,
   runScenario,
+  runScenarioAsync,
   ScenarioError,
 } from './scenario/index.ts';
 // The kernel, for custom nodes and workloads.

@@ -7,7 +7,7 @@ import { RunRecorder, runReportHtml } from '../report/index.ts';
 import {
   formatIssueWithExcerpt,
   loadScenarioFile,
-  runScenario,
+  runScenarioAsync,
   ScenarioError,
   type ScenarioResult,
   type StepEvent,
@@ -141,7 +141,7 @@ function withoutReportFlag(argv: readonly string[]): string[] {
   return argv.filter((a, i) => a !== '--report' && !a.startsWith('--report=') && argv[i - 1] !== '--report');
 }
 
-export function runCommand(argv: string[], io: CliIO): number {
+export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   let values: {
     seed?: string;
     set?: string[];
@@ -213,7 +213,7 @@ export function runCommand(argv: string[], io: CliIO): number {
     // With --report, load first: the report shows the scenario's description, which the result does not carry.
     const input = report ? loadScenarioFile(file, values.set ? { set: values.set } : {}) : file;
     if (typeof input !== 'string') description = input.spec.description;
-    result = runScenario(input, {
+    result = await runScenarioAsync(input, {
       ...(seed !== undefined ? { seed } : {}),
       ...(values.set ? { set: values.set } : {}),
       out: (line) => show(`${line}\n`),

@@ -9,8 +9,16 @@ import type {
   Producer,
   ProducerConfigInput,
 } from '../../models/clients/index.ts';
+import type { IngestConfigInput, IngestService } from '../../models/lake/index.ts';
 import type { Cluster, PerfProducerReport } from '../cluster/index.ts';
-import type { ConsumerSpec, GroupSpec, PerfProducerSpec, ProducerSpec, ScenarioSpec } from './types.ts';
+import type {
+  ConsumerSpec,
+  GroupSpec,
+  IngestSpec,
+  PerfProducerSpec,
+  ProducerSpec,
+  ScenarioSpec,
+} from './types.ts';
 
 /** Records are generated in ticks of this many virtual ms, as many as are due (events follow ticks, not records). */
 const TICK_MS = 10;
@@ -68,7 +76,22 @@ type Handle =
   | { kind: 'producer'; spec: ProducerSpec; producer?: Producer; workload?: SteadyWorkload }
   | { kind: 'consumer'; spec: ConsumerSpec; consumer?: Consumer }
   | { kind: 'perfProducer'; spec: PerfProducerSpec; report?: PerfProducerReport }
-  | { kind: 'group'; spec: GroupSpec; members?: GroupConsumer[] };
+  | { kind: 'group'; spec: GroupSpec; members?: GroupConsumer[] }
+  | { kind: 'ingest'; spec: IngestSpec; service?: IngestService };
+
+/** The ingest service's log lines a scenario prints by default: its rebalance log and its errors. */
+const REBALANCE_OR_ERROR = /kafka_rebalance| level=(error|fatal) /;
+
+export interface IngestStats {
+  rowsTotal: number;
+  errorsTotal: number;
+  consumeRowsTotal: number;
+  lostBatches: number;
+  /** Distinct partitions in the workers' current assignment. */
+  assigned: number;
+  minPerWorker: number;
+  maxPerWorker: number;
+}
 
 export interface PerfStats {
   done: boolean;
@@ -93,6 +116,7 @@ export class ScenarioClients {
     for (const p of spec.clients?.perfProducers ?? [])
       this.handles.set(p.name, { kind: 'perfProducer', spec: p });
     for (const g of spec.clients?.groups ?? []) this.handles.set(g.name, { kind: 'group', spec: g });
+    for (const i of spec.clients?.ingest ?? []) this.handles.set(i.name, { kind: 'ingest', spec: i });
   }
 
   names(): string[] {
@@ -112,6 +136,7 @@ export class ScenarioClients {
   isStarted(name: string): boolean {
     const h = this.handle(name);
     if (h.kind === 'group') return !!h.members;
+    if (h.kind === 'ingest') return !!h.service;
     return h.kind === 'producer' ? !!h.producer : h.kind === 'consumer' ? !!h.consumer : !!h.report;
   }
 
@@ -124,6 +149,18 @@ export class ScenarioClients {
         return;
       }
       throw new Error(`client '${name}' was already started`);
+    }
+    if (h.kind === 'ingest') {
+      const mode = h.spec.log ?? 'rebalance';
+      const out = this.cluster.out;
+      h.service = this.cluster.ingestService(h.spec.config as IngestConfigInput, {
+        id: name,
+        log: (line) => {
+          if (mode === 'all' || (mode === 'rebalance' && REBALANCE_OR_ERROR.test(line))) out(line);
+        },
+        ...(h.spec.kafkaConfig ? { kafkaConfig: h.spec.kafkaConfig as GroupConsumerConfigInput } : {}),
+      });
+      return;
     }
     const flavour = h.spec.flavour ?? 'java';
     if (h.kind === 'producer') {
@@ -171,6 +208,7 @@ export class ScenarioClients {
     if (h.kind === 'producer') h.workload?.stop();
     else if (h.kind === 'consumer') h.consumer?.stop();
     else if (h.kind === 'group') for (const m of h.members ?? []) m.close();
+    else if (h.kind === 'ingest') h.service?.stop();
     else h.report?.workload.stop();
   }
 
@@ -237,6 +275,40 @@ export class ScenarioClients {
     return { assigned: distinct === owned.length ? distinct : -1, perMember, members: stable.length };
   }
 
+  /** The running ingest service of that name (an error when it is not one, or has not started). */
+  ingestService(name: string): IngestService {
+    const h = this.handle(name);
+    if (h.kind !== 'ingest') throw new Error(`client '${name}' is not an ingest service`);
+    if (!h.service) throw new Error(`ingest service '${name}' has not started`);
+    return h.service;
+  }
+
+  ingestStats(name: string): IngestStats {
+    const h = this.handle(name);
+    const svc = h.kind === 'ingest' ? h.service : undefined;
+    if (!svc)
+      return {
+        rowsTotal: 0,
+        errorsTotal: 0,
+        consumeRowsTotal: 0,
+        lostBatches: 0,
+        assigned: 0,
+        minPerWorker: 0,
+        maxPerWorker: 0,
+      };
+    const assignment = svc.currentAssignment();
+    const counts = assignment.map((a) => a.length);
+    return {
+      rowsTotal: svc.metrics.ingestRowsTotal,
+      errorsTotal: svc.metrics.ingestErrorsTotal,
+      consumeRowsTotal: svc.metrics.consumeRowsTotal,
+      lostBatches: svc.losses.length,
+      assigned: new Set(assignment.flat().map((p) => `${p.topic}-${p.partition}`)).size,
+      minPerWorker: counts.length ? Math.min(...counts) : 0,
+      maxPerWorker: counts.length ? Math.max(...counts) : 0,
+    };
+  }
+
   perfStats(name: string): PerfStats {
     const h = this.handle(name);
     const report = h.kind === 'perfProducer' ? h.report : undefined;
@@ -268,6 +340,12 @@ export class ScenarioClients {
         const s = this.consumerStats(name);
         out[`${name}.consumed`] = s.consumed;
         out[`${name}.lag`] = s.lag;
+        continue;
+      }
+      if (h.kind === 'ingest') {
+        const s = this.ingestStats(name);
+        for (const k of ['rowsTotal', 'errorsTotal', 'consumeRowsTotal', 'lostBatches'] as const)
+          out[`${name}.${k}`] = s[k];
         continue;
       }
       if (h.kind === 'group') {

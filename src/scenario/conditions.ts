@@ -1,6 +1,7 @@
 // Conditions (for waitUntil and expectations) and metrics: each measures something on the running cluster and
 // reports what it expected next to what it found, so a failed expectation explains itself.
 
+import { parseLakeTable } from '../../models/lake/index.ts';
 import type { MetadataImage, PartitionRegistration } from '../../models/metadata/index.ts';
 import type { Cluster } from '../cluster/index.ts';
 import { parseDuration } from '../sim/index.ts';
@@ -335,6 +336,54 @@ export function evaluate(c: Condition, ctx: EvalContext): Outcome {
       (t.min === undefined || ms >= parseDuration(t.min)) &&
       (t.max === undefined || ms <= parseDuration(t.max));
     return { passed, expected, actual: `${round(ms)}ms` };
+  }
+  if (c.lakeRows) {
+    const { database, table } = parseLakeTable(c.lakeRows.table, 'default');
+    const n = cluster.lake.rowCount(database, table);
+    return {
+      passed: compare(n, c.lakeRows.count),
+      expected: describeComparison(`rows in ${database}.${table}`, c.lakeRows.count),
+      actual: n,
+    };
+  }
+  if (c.groupLag) {
+    const g = c.groupLag;
+    const view = cluster.groupView(g.group);
+    const byPartition: Record<string, number> = {};
+    let lag = 0;
+    for (const o of view.offsets) {
+      if (g.topic !== undefined && o.topic !== g.topic) continue;
+      if (g.partitions && !g.partitions.includes(o.partition)) continue;
+      // kafka-consumer-groups prints LAG = LOG-END-OFFSET - CURRENT-OFFSET; without a commit, all of it.
+      const l = (o.logEndOffset ?? 0) - (o.committedOffset ?? 0);
+      byPartition[`${o.topic}-${o.partition}`] = l;
+      lag += l;
+    }
+    const missing = (g.partitions ?? []).filter(
+      (p) => !view.offsets.some((o) => o.partition === p && (g.topic === undefined || o.topic === g.topic)),
+    );
+    const scope = `${g.topic ?? 'every topic'}${g.partitions ? ` ${JSON.stringify(g.partitions)}` : ''}`;
+    return {
+      passed: missing.length === 0 && compare(lag, g.lag),
+      expected: `${describeComparison(`lag of group ${g.group}`, g.lag)} (${scope})`,
+      actual: missing.length ? { lag, byPartition, noOffsetsFor: missing } : { lag, byPartition },
+    };
+  }
+  if (c.ingest) {
+    const i = c.ingest;
+    return fields(
+      `ingest service ${i.name}`,
+      { ...ctx.clients.ingestStats(i.name) },
+      {
+        rowsTotal: i.rowsTotal,
+        errorsTotal: i.errorsTotal,
+        consumeRowsTotal: i.consumeRowsTotal,
+        lostBatches: i.lostBatches,
+        assigned: i.assigned,
+        minPerWorker: i.minPerWorker,
+        maxPerWorker: i.maxPerWorker,
+      },
+    );
   }
   if (c.invariants) {
     return {

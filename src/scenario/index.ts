@@ -21,9 +21,11 @@ export {
 export {
   clusterOptionsOf,
   type ExpectationResult,
+  needsSql,
   type Progress,
   type RunOptions,
   runScenario,
+  runScenarioAsync,
   type ScenarioResult,
   type StepEvent,
 } from './runner.ts';

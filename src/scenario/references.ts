@@ -11,6 +11,7 @@ import {
   producerConfig,
 } from '../../models/clients/index.ts';
 import { DEFAULT_CONTROLLER_CONFIG, validateTopicConfigs } from '../../models/controller/index.ts';
+import { type IngestConfigInput, ingestConfig } from '../../models/lake/index.ts';
 import { FormatInputError, parseReassignmentJson, type ReassignmentJson } from '../format/index.ts';
 import { parseDuration } from '../sim/index.ts';
 import { didYouMean, type ScenarioIssue } from './errors.ts';
@@ -28,7 +29,7 @@ export interface CheckedReferences {
   reassignments: Map<number, ReassignmentJson>;
 }
 
-type ClientKind = 'producer' | 'consumer' | 'perfProducer' | 'group';
+type ClientKind = 'producer' | 'consumer' | 'perfProducer' | 'group' | 'ingest';
 
 export function brokerIdsOf(spec: ScenarioSpec): number[] {
   const b = spec.cluster?.brokers ?? 3;
@@ -144,7 +145,7 @@ export function checkReferences(
   const clientEntries: {
     kind: ClientKind;
     path: DocPath;
-    spec: { name: string; topic: string; autoStart?: boolean };
+    spec: { name: string; topic: string | undefined; autoStart?: boolean };
   }[] = [];
   for (const [i, c] of (spec.clients?.producers ?? []).entries())
     clientEntries.push({ kind: 'producer', path: ['clients', 'producers', i], spec: c });
@@ -154,14 +155,25 @@ export function checkReferences(
     clientEntries.push({ kind: 'perfProducer', path: ['clients', 'perfProducers', i], spec: c });
   for (const [i, c] of (spec.clients?.groups ?? []).entries())
     clientEntries.push({ kind: 'group', path: ['clients', 'groups', i], spec: c });
+  for (const [i, c] of (spec.clients?.ingest ?? []).entries()) {
+    const topic = c.config.kafkaTopic;
+    clientEntries.push({
+      kind: 'ingest',
+      path: ['clients', 'ingest', i],
+      spec: { name: c.name, topic: typeof topic === 'string' ? topic : undefined, ...optionalStart(c) },
+    });
+  }
   for (const { kind, path, spec: c } of clientEntries) {
     if (clients.has(c.name)) report([...path, 'name'], `client name '${c.name}' is used twice`);
     else if (RESERVED_CLIENT_NAMES.test(c.name))
       report([...path, 'name'], `'${c.name}' is a node id of the cluster itself; choose another client name`);
     clients.set(c.name, kind);
     if (c.autoStart) started.add(c.name);
-    checkTopic([...path, 'topic'], c.topic);
+    checkTopic(kind === 'ingest' ? [...path, 'config', 'kafkaTopic'] : [...path, 'topic'], c.topic);
   }
+  (spec.clients?.ingest ?? []).forEach((c, i) => {
+    checkClientConfig(['clients', 'ingest', i, 'config'], () => ingestConfig(c.config as IngestConfigInput));
+  });
   (spec.clients?.producers ?? []).forEach((c, i) => {
     checkClientConfig(['clients', 'producers', i, 'config'], () =>
       producerConfig(flavourOf(c.flavour), c.config as never),
@@ -266,6 +278,7 @@ export function checkReferences(
     }
     if (s.createTopic) checkTopicSpec(s.createTopic, [...path, 'createTopic']);
     if (s.alterTopic) checkTopic([...path, 'alterTopic', 'name'], s.alterTopic.name);
+    if (s.produce) checkTopic([...path, 'produce', 'topic'], s.produce.topic);
     if (s.deleteTopic !== undefined) checkTopic([...path, 'deleteTopic'], s.deleteTopic);
     for (const key of ['start', 'stop'] as const) {
       const v = s[key];
@@ -275,7 +288,7 @@ export function checkReferences(
         checkClient(
           Array.isArray(v) ? [...path, key, j] : [...path, key],
           n,
-          ['producer', 'consumer', 'perfProducer'],
+          ['producer', 'consumer', 'perfProducer', 'ingest'],
           'client',
         );
         if (key === 'start') started.add(n);
@@ -337,6 +350,13 @@ export function checkReferences(
             pr['delivery-report'],
             ['producer', 'perfProducer'],
             'producer',
+          );
+        if ('ingest-metrics' in pr)
+          checkClient(
+            [...path, 'print', 'ingest-metrics'],
+            pr['ingest-metrics'],
+            ['ingest'],
+            'ingest service',
           );
       }
     }
@@ -403,6 +423,8 @@ export function checkReferences(
     if (c.consumer) checkClient([...path, 'consumer', 'name'], c.consumer.name, ['consumer'], 'consumer');
     if (c.group) checkClient([...path, 'group', 'name'], c.group.name, ['group'], 'consumer group');
     if (c.perf) checkClient([...path, 'perf', 'name'], c.perf.name, ['perfProducer'], 'perf producer');
+    if (c.ingest) checkClient([...path, 'ingest', 'name'], c.ingest.name, ['ingest'], 'ingest service');
+    if (c.groupLag) cmpTopic([...path, 'groupLag', 'topic'], c.groupLag.topic);
     if (c.timing) {
       if (c.timing.from !== undefined) checkLabel([...path, 'timing', 'from'], c.timing.from);
       checkLabel([...path, 'timing', 'to'], c.timing.to);
@@ -500,4 +522,8 @@ function readReassignment(
     } else issues.push(source.issue([...path, 'json'], `invalid reassignment JSON: ${e.message}`));
     return undefined;
   }
+}
+
+function optionalStart(c: { autoStart?: boolean }): { autoStart?: boolean } {
+  return c.autoStart === undefined ? {} : { autoStart: c.autoStart };
 }

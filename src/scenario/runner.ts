@@ -4,6 +4,7 @@
 import { isAutoBalancerKey } from '../../models/balancer/index.ts';
 import { brokerDefaults } from '../../models/broker/index.ts';
 import { type ControllerConfig, DEFAULT_CONTROLLER_CONFIG } from '../../models/controller/index.ts';
+import type { LakeQueryResult } from '../../models/lake/index.ts';
 import { Cluster, type ClusterOptions } from '../cluster/index.ts';
 import {
   type Distribution,
@@ -25,7 +26,14 @@ import {
   type StepContext,
   StepFailure,
 } from './steps.ts';
-import type { ClusterSpec, ConfigValue, ScenarioSpec, StepSpec } from './types.ts';
+import type {
+  ClusterSpec,
+  ConfigValue,
+  ExpectationSpec,
+  PrintSpec,
+  ScenarioSpec,
+  StepSpec,
+} from './types.ts';
 
 export interface ExpectationResult {
   name: string;
@@ -99,24 +107,135 @@ export interface RunOptions {
 const PROGRESS_SLICE_MS = 1000;
 const PROGRESS_EVERY_EVENTS = 50_000;
 
+function load(input: string | object | LoadedScenario, options: RunOptions): LoadedScenario {
+  return typeof input === 'string'
+    ? loadScenarioFile(input, options.set ? { set: options.set } : {})
+    : isLoaded(input)
+      ? input
+      : loadScenarioObject(input, {
+          ...(options.set ? { set: options.set } : {}),
+          ...(options.baseDir ? { baseDir: options.baseDir } : {}),
+        });
+}
+
+/** True when a scenario asks the Lake SQL questions (`print: {sql}` or a `sql` expectation). */
+export function needsSql(spec: ScenarioSpec): boolean {
+  const isSqlPrint = (p: PrintSpec | undefined) => typeof p === 'object' && 'sql' in p;
+  return (
+    spec.timeline.some((s) => isSqlPrint(s.print)) ||
+    (spec.expectations ?? []).some((e) => e.sql !== undefined)
+  );
+}
+
 /**
  * Runs a scenario: a file path, a scenario object (validated like a file), or an already loaded scenario.
- * Throws ScenarioError when the input is invalid; otherwise returns the result (passed or not).
+ * Throws ScenarioError when the input is invalid; otherwise returns the result (passed or not). A scenario
+ * that asks the Lake SQL questions needs runScenarioAsync (DuckDB answers asynchronously): this throws.
  */
 export function runScenario(
   input: string | object | LoadedScenario,
   options: RunOptions = {},
 ): ScenarioResult {
-  const loaded =
-    typeof input === 'string'
-      ? loadScenarioFile(input, options.set ? { set: options.set } : {})
-      : isLoaded(input)
-        ? input
-        : loadScenarioObject(input, {
-            ...(options.set ? { set: options.set } : {}),
-            ...(options.baseDir ? { baseDir: options.baseDir } : {}),
-          });
+  const loaded = load(input, options);
+  if (needsSql(loaded.spec))
+    throw new Error(
+      `scenario '${loaded.spec.name}' queries the Lake with SQL (print: {sql} or a sql expectation), which DuckDB answers asynchronously: run it with runScenarioAsync (as \`kafkasim run\` does)`,
+    );
   return new Run(loaded, options).execute();
+}
+
+/**
+ * A Lake SQL query asked during the synchronous run. Lake.query() takes the writes logged up to the moment it
+ * is called, so the answer is the Lake as of that virtual time however late DuckDB delivers it.
+ */
+interface SqlSlot {
+  query: string;
+  /** For a print: how many output lines came before it (its lines are spliced in there). */
+  outputIndex: number;
+  /** For an expectation: its index in the result's expectations and the rows it wants. */
+  expectation?: { index: number; equals: (string | null)[][] };
+  /** Never rejects (a rejection would go unhandled while the synchronous run still holds the thread). */
+  answer: Promise<{ ok: LakeQueryResult } | { err: Error }>;
+}
+
+/**
+ * Runs a scenario like runScenario, and also answers its Lake SQL: the run itself is synchronous and records
+ * each query with the Lake's position at its virtual time; afterwards DuckDB answers them in order, their
+ * output is spliced into the run's output where it was printed (tool lines and step events after the first
+ * query are held back so that `out` and `onStep` still see everything in order), and sql expectations are
+ * decided. Same result shape as runScenario; the Lake's DuckDB is closed at the end.
+ */
+export async function runScenarioAsync(
+  input: string | object | LoadedScenario,
+  options: RunOptions = {},
+): Promise<ScenarioResult> {
+  const wallStart = performance.now();
+  const loaded = load(input, options);
+  const held: (() => Promise<void> | void)[] = [];
+  let holding = false;
+  const { out, onStep } = options;
+  const run = new Run(
+    loaded,
+    {
+      ...options,
+      ...(out ? { out: (line: string) => (holding ? held.push(() => out(line)) : out(line)) } : {}),
+      ...(onStep ? { onStep: (e: StepEvent) => (holding ? held.push(() => onStep(e)) : onStep(e)) } : {}),
+    },
+    true,
+  );
+  const answered = new Map<SqlSlot, string[]>();
+  run.onSqlPrint = (slot) => {
+    holding = true;
+    held.push(async () => {
+      const lines = sqlOutput(await slot.answer);
+      answered.set(slot, lines);
+      for (const l of lines) out?.(l);
+    });
+  };
+  let result: ScenarioResult;
+  try {
+    result = run.execute();
+    for (const f of held) await f();
+    for (const slot of run.sqlSlots) {
+      if (!slot.expectation) continue;
+      const a = await slot.answer;
+      const e = result.expectations[slot.expectation.index]!;
+      const want = slot.expectation.equals;
+      if ('err' in a) Object.assign(e, { passed: false, actual: `error: ${a.err.message}` });
+      else {
+        const rows = a.ok.rows.map((r) => [...r]);
+        Object.assign(e, { passed: JSON.stringify(rows) === JSON.stringify(want), actual: rows });
+      }
+    }
+  } finally {
+    await run.cluster?.lake.close();
+  }
+  const prints = run.sqlSlots.filter((s) => !s.expectation).reverse();
+  for (const slot of prints) result.output.splice(slot.outputIndex, 0, ...(answered.get(slot) ?? []));
+  result.passed = result.expectations.every((e) => e.passed);
+  // The wall time includes DuckDB's answers (loading it, applying the writes, the queries).
+  result.wallMs = performance.now() - wallStart;
+  return result;
+}
+
+/** A query's answer as a client prints it: the column names, the rows aligned under them, the row count. */
+function sqlOutput(a: { ok: LakeQueryResult } | { err: Error }): string[] {
+  if ('err' in a) return [`ERROR: ${a.err.message}`];
+  const { columns, rows } = a.ok;
+  if (columns.length === 0) return [`(${a.ok.rowsChanged} rows affected)`];
+  const cells = [columns.map((c) => c.name), ...rows.map((r) => r.map((v) => v ?? 'NULL'))];
+  const widths = columns.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  const line = (r: readonly string[]) =>
+    r
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(cells[0]!),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...cells.slice(1).map(line),
+    `(${rows.length} row${rows.length === 1 ? '' : 's'})`,
+  ];
 }
 
 /** `{ [key]: value }` when the value is defined, else `{}` (exactOptionalPropertyTypes-friendly spreading). */
@@ -174,12 +293,15 @@ function typed(defaultValue: unknown, value: ConfigValue): unknown {
 }
 
 class Run {
+  /** Lake SQL asked during the run, in the order asked (answered by runScenarioAsync). */
+  readonly sqlSlots: SqlSlot[] = [];
+  onSqlPrint: ((slot: SqlSlot) => void) | undefined;
   private readonly spec: ScenarioSpec;
   private readonly seed: number | string;
   private readonly output: string[] = [];
   private readonly records: StepRecord[] = [];
   private readonly labelled = new Map<string, StepRecord>();
-  private cluster!: Cluster;
+  cluster!: Cluster;
   private clients!: ScenarioClients;
   private invariantViolation: string | undefined;
   private error: string | undefined;
@@ -191,6 +313,7 @@ class Run {
   constructor(
     private readonly loaded: LoadedScenario,
     private readonly options: RunOptions,
+    private readonly sqlAllowed = false,
   ) {
     this.spec = loaded.spec;
     this.seed = options.seed ?? loaded.spec.seed ?? 1;
@@ -233,8 +356,9 @@ class Run {
     if (this.error === undefined) this.timeline();
 
     const ctx = this.evalContext();
-    const expectations: ExpectationResult[] = (this.spec.expectations ?? []).map((e) => {
+    const expectations: ExpectationResult[] = (this.spec.expectations ?? []).map((e, index) => {
       try {
+        if (e.sql) return this.sqlExpectation(e, index);
         return { name: e.name, ...evaluate(e, ctx) };
       } catch (err) {
         return {
@@ -270,6 +394,38 @@ class Run {
       ...(this.error !== undefined ? { error: this.error } : {}),
     };
   }
+
+  private askLake(query: string): SqlSlot['answer'] {
+    if (!this.sqlAllowed) throw new StepFailure('Lake SQL needs runScenarioAsync');
+    return this.cluster.lake.query(query).then(
+      (ok) => ({ ok }),
+      (err: unknown) => ({ err: err instanceof Error ? err : new Error(String(err)) }),
+    );
+  }
+
+  /** Asks the Lake now (the final state); runScenarioAsync decides it once DuckDB has answered. */
+  private sqlExpectation(e: ExpectationSpec, index: number): ExpectationResult {
+    const sql = e.sql!;
+    const equals = sql.equals.map((r) => r.map((v) => (v === null ? null : String(v))));
+    this.sqlSlots.push({
+      query: sql.query,
+      outputIndex: -1,
+      expectation: { index, equals },
+      answer: this.askLake(sql.query),
+    });
+    return {
+      name: e.name,
+      passed: false,
+      expected: `rows of \`${sql.query}\` = ${JSON.stringify(equals)}`,
+      actual: 'not answered yet',
+    };
+  }
+
+  private sqlPrint = (query: string): void => {
+    const slot: SqlSlot = { query, outputIndex: this.output.length, answer: this.askLake(query) };
+    this.sqlSlots.push(slot);
+    this.onSqlPrint?.(slot);
+  };
 
   private evalContext(): EvalContext {
     return {
@@ -402,6 +558,7 @@ class Run {
           reassignments: this.loaded.reassignments,
           lastReassign,
           print: step.quiet ? () => {} : this.print,
+          sql: step.quiet ? () => {} : this.sqlPrint,
         };
         record.status = 'failed';
         const broker = this.act(step, i, ctx, record);

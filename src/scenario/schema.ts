@@ -6,6 +6,7 @@
 import { brokerDefaults } from '../../models/broker/index.ts';
 import { consumerConfig, groupConsumerConfig, producerConfig } from '../../models/clients/index.ts';
 import { DEFAULT_CONTROLLER_CONFIG, TOPIC_CONFIGS } from '../../models/controller/index.ts';
+import { INGEST_DEFAULTS } from '../../models/lake/index.ts';
 import { CONDITION_KINDS, METRIC_KINDS, STEP_ACTIONS } from './types.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -108,6 +109,12 @@ const conditionDescriptions: Record<(typeof CONDITION_KINDS)[number], string> = 
   perf: "A perf producer's state: `done` (all records completed), `completed` records, the lowest progress-window rate and the highest window max latency.",
   timing:
     'Virtual time from when step `from` started (default: the start of the timeline) to when step `to` finished (for a waitUntil: when its condition held), within `min`..`max`.',
+  lakeRows:
+    'Rows a Lake table holds now (`database.table`, default database `default`), counted in the model, without SQL (usable in waitUntil).',
+  groupLag:
+    'kafka-consumer-groups --describe LAG of a group, summed over the listed partitions (default all) of `topic` (default every topic); a partition without a committed offset counts its log end offset.',
+  ingest:
+    "An ingest service's metrics (bend_ingest_kafka_ingest_rows_total, ..._ingest_errors_total, ..._consume_rows_total), its lost batches, and its workers' current assignment: `assigned` distinct partitions, the fewest and most per worker.",
   invariants:
     '`held`: no model invariant was violated during the run (the run stops at the first violation).',
   all: 'Every condition in the list holds.',
@@ -203,6 +210,49 @@ function conditionKindSchemas(): Record<string, Schema> {
       },
       ['to'],
       { anyOf: exactlyOne(['max', 'min']) },
+    ),
+    lakeRows: object(
+      {
+        table: { type: 'string', minLength: 1, description: 'The table, `database.table` or `table`.' },
+        count: cmp,
+      },
+      ['table', 'count'],
+    ),
+    groupLag: object(
+      {
+        group: { type: 'string', minLength: 1, description: 'The group.id.' },
+        topic: withDescription(topic, 'Only this topic (default: every topic the group has offsets for).'),
+        partitions,
+        lag: cmp,
+      },
+      ['group', 'lag'],
+    ),
+    ingest: object(
+      {
+        name: ref('clientName'),
+        rowsTotal: withDescription(cmp, 'bend_ingest_kafka_ingest_rows_total'),
+        errorsTotal: withDescription(cmp, 'bend_ingest_kafka_ingest_errors_total'),
+        consumeRowsTotal: withDescription(cmp, 'bend_ingest_kafka_consume_rows_total'),
+        lostBatches: withDescription(
+          cmp,
+          'Batches the service gave up on (their records are not in the Lake).',
+        ),
+        assigned: withDescription(cmp, 'Distinct partitions in the workers’ current assignment.'),
+        minPerWorker: withDescription(cmp, 'The fewest partitions a worker holds.'),
+        maxPerWorker: withDescription(cmp, 'The most partitions a worker holds.'),
+      },
+      ['name'],
+      {
+        anyOf: exactlyOne([
+          'rowsTotal',
+          'errorsTotal',
+          'consumeRowsTotal',
+          'lostBatches',
+          'assigned',
+          'minPerWorker',
+          'maxPerWorker',
+        ]),
+      },
     ),
     invariants: { type: 'string', enum: ['held'], title: "'held'" },
     all: { type: 'array', items: ref('condition'), minItems: 1 },
@@ -309,6 +359,23 @@ function stepActionSchemas(): Record<(typeof STEP_ACTIONS)[number], Schema> {
     ),
     waitUntil: ref('waitUntil'),
     print: ref('print'),
+    produce: withDescription(
+      object(
+        {
+          topic: ref('topicName'),
+          start: { type: 'integer', minimum: 0, description: 'The first sequence number.' },
+          count: { type: 'integer', minimum: 1, description: 'How many records.' },
+          partitions: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Record with sequence N goes to partition N % partitions.',
+          },
+          name: withDescription(ref('clientName'), 'Producer client name (default explicit-producer-<n>).'),
+        },
+        ['topic', 'start', 'count', 'partitions'],
+      ),
+      "Starts workflow B's explicit-partition load producer (key key-<N>, JSON value with the sequence); it prints `produced=N remaining=0 failed=0 elapsed=... rate=... msg/s` when done. The step does not wait for it.",
+    ),
     run: withDescription(ref('duration'), 'Runs the simulation for this long.'),
   };
 }
@@ -552,6 +619,41 @@ export function buildScenarioSchema(): Schema {
       },
       ['name', 'topic', 'numRecords', 'throughput', 'recordSize'],
     ),
+    ingestConfig: {
+      type: 'object',
+      title: 'bend-ingest-kafka config keys',
+      description:
+        "The service's JSON config, keys verbatim (bend-ingest-kafka's defaults where absent); unknown keys are errors.",
+      properties: {
+        ...Object.fromEntries(
+          Object.entries(INGEST_DEFAULTS).map(([k, v]) => [
+            k,
+            withDescription(typeOf(v), `Default ${defaultText(v)}.`),
+          ]),
+        ),
+        databendDSN: withDescription({ type: 'string' }, 'The public repository’s name for lakeDSN.'),
+        databendTable: withDescription({ type: 'string' }, 'The public repository’s name for lakeTable.'),
+      },
+      additionalProperties: false,
+    },
+    ingest: object(
+      {
+        name: withDescription(ref('clientName'), 'The service name (its node id on the network).'),
+        config: ref('ingestConfig'),
+        log: {
+          type: 'string',
+          enum: ['rebalance', 'all', 'none'],
+          description:
+            'Which service log lines are printed: rebalance (default: kafka_rebalance, error and fatal lines), all, or none.',
+        },
+        kafkaConfig: withDescription(
+          ref('groupConsumerConfig'),
+          "librdkafka settings on top of the service's own (auto.offset.reset=earliest, ...), for what-if variants.",
+        ),
+        autoStart,
+      },
+      ['name', 'config'],
+    ),
     distribution: {
       title: 'a latency distribution such as {kind: lognormal, median: 0.5, sigma: 0.3}',
       anyOf: [
@@ -628,14 +730,17 @@ export function buildScenarioSchema(): Schema {
     },
     print: {
       title:
-        'one of describe-topic, list-topics, reassign-verify, delivery-report, or {describe-topic: <topic>}, {reassign-verify: <label>}, {delivery-report: <producer>}, {text: ...}',
+        'one of describe-topic, list-topics, reassign-verify, delivery-report, or {describe-topic: <topic>}, {reassign-verify: <label>}, {delivery-report: <producer>}, {describe-group: <group>}, {ingest-metrics: <ingest>}, {sql: <query>}, {text: ...}',
       description:
-        "Prints tool output now: kafka-topics --describe (every topic, or one), --list, kafka-reassign-partitions --verify (of the last reassign step, or the one labelled), a producer's delivery report, or a text line.",
+        "Prints tool output now: kafka-topics --describe (every topic, or one), --list, kafka-reassign-partitions --verify (of the last reassign step, or the one labelled), a producer's delivery report, kafka-consumer-groups --describe --group, an ingest service's metrics page, the result of a Lake SQL query as of this moment (needs runScenarioAsync, which `kafkasim run` uses), or a text line.",
       anyOf: [
         { type: 'string', enum: ['describe-topic', 'list-topics', 'reassign-verify', 'delivery-report'] },
         object({ 'describe-topic': ref('topicName') }, ['describe-topic']),
         object({ 'reassign-verify': ref('label') }, ['reassign-verify']),
         object({ 'delivery-report': ref('clientName') }, ['delivery-report']),
+        object({ 'describe-group': { type: 'string', minLength: 1 } }, ['describe-group']),
+        object({ 'ingest-metrics': ref('clientName') }, ['ingest-metrics']),
+        object({ sql: { type: 'string', minLength: 1 } }, ['sql']),
         object({ text: { type: 'string' } }, ['text']),
       ],
     },
@@ -672,15 +777,31 @@ export function buildScenarioSchema(): Schema {
     expectation: {
       type: 'object',
       title: 'an expectation',
-      description: 'A `name` and exactly one condition; the result reports expected vs actual.',
+      description: 'A `name` and exactly one condition (or `sql`); the result reports expected vs actual.',
       properties: {
         name: { type: 'string', minLength: 1, description: 'Shown in the summary and the JSON result.' },
         description: { type: 'string' },
         ...conditionProps,
+        sql: object(
+          {
+            query: { type: 'string', minLength: 1, description: 'A Databend statement (the Lake dialect).' },
+            equals: {
+              type: 'array',
+              title: 'a list of rows, each a list of values',
+              description: 'The expected rows, in order; values compare as text (numbers as written).',
+              items: { type: 'array', items: { type: ['string', 'number', 'null'] } },
+            },
+          },
+          ['query', 'equals'],
+          {
+            description:
+              'A Lake SQL query on the final state whose rows must equal `equals` (needs runScenarioAsync, which `kafkasim run` uses).',
+          },
+        ),
       },
       required: ['name'],
       additionalProperties: false,
-      oneOf: exactlyOne(CONDITION_KINDS),
+      oneOf: exactlyOne([...CONDITION_KINDS, 'sql']),
     },
     metric: {
       type: 'object',
@@ -774,6 +895,11 @@ export function buildScenarioSchema(): Schema {
             type: 'array',
             items: ref('perfProducer'),
             description: 'kafka-producer-perf-test runs: print the tool’s progress and summary lines.',
+          },
+          ingest: {
+            type: 'array',
+            items: ref('ingest'),
+            description: 'bend-ingest-kafka services writing a topic into the Lake (source workflow B).',
           },
         }),
         'Clients by name; each starts with `autoStart: true` or a `start` step.',

@@ -50,6 +50,8 @@ export interface StepContext {
   /** Index of the latest reassign step so far. */
   lastReassign: number | undefined;
   print: (text: string) => void;
+  /** Prints the result of a Lake SQL query as of now (the runner defers it: DuckDB answers asynchronously). */
+  sql: (query: string) => void;
 }
 
 /** The file name a reassign step's JSON is shown under: its `file`, else the step's label (`move` -> move.json). */
@@ -109,6 +111,11 @@ export function describeStep(step: StepSpec, index: number, ctx: DescribeContext
         return `$ ${kt} --describe --topic ${p['describe-topic']}`;
       if (p === 'delivery-report' || (typeof p === 'object' && 'delivery-report' in p))
         return '# delivery report';
+      if (typeof p === 'object' && 'describe-group' in p)
+        return `$ kafka-consumer-groups.sh --bootstrap-server ${BOOTSTRAP} --describe --group ${p['describe-group']}`;
+      if (typeof p === 'object' && 'ingest-metrics' in p)
+        return `$ curl -s localhost:<metricsPort>/metrics   # ${p['ingest-metrics']}`;
+      if (typeof p === 'object' && 'sql' in p) return `# Lake SQL (POST /v1/query): ${p.sql}`;
       return '# print';
     }
     case 'start':
@@ -140,6 +147,10 @@ export function describeStep(step: StepSpec, index: number, ctx: DescribeContext
       return `# wait until ${ctx.condition ?? Object.keys(step.waitUntil!.condition)[0]} (timeout ${step.waitUntil!.timeout})`;
     case 'run':
       return `# run ${step.run}`;
+    case 'produce': {
+      const p = step.produce!;
+      return `# produce ${p.count} records (sequences ${p.start}..${p.start + p.count - 1}) to ${p.topic}, sequence % ${p.partitions} -> partition`;
+    }
   }
 }
 
@@ -322,6 +333,17 @@ export function executeStep(step: StepSpec, index: number, ctx: StepContext): nu
     case 'print':
       printTool(step.print!, ctx);
       return undefined;
+    case 'produce': {
+      const p = step.produce!;
+      cluster.explicitProducer({
+        topic: p.topic,
+        start: p.start,
+        count: p.count,
+        partitions: p.partitions,
+        ...(p.name !== undefined ? { name: p.name } : {}),
+      });
+      return undefined;
+    }
     case 'run':
     case 'waitUntil':
       // The runner drives the clock for these.
@@ -370,6 +392,24 @@ function printTool(p: PrintSpec, ctx: StepContext): void {
         `Delivery report for ${name}: sent=${d.sent} acknowledged=${d.acknowledged} failed=${d.failed} lost=${d.lost} duplicated=${d.duplicated}\n`,
       );
     }
+    return;
+  }
+  if (typeof p === 'object' && 'describe-group' in p) {
+    const r = cluster.describeGroup(p['describe-group']);
+    if (r.stdout) print(r.stdout);
+    if (r.stderr) print(r.stderr);
+    return;
+  }
+  if (typeof p === 'object' && 'ingest-metrics' in p) {
+    try {
+      print(ctx.clients.ingestService(p['ingest-metrics']).metrics.text());
+    } catch (e) {
+      throw new StepFailure((e as Error).message);
+    }
+    return;
+  }
+  if (typeof p === 'object' && 'sql' in p) {
+    ctx.sql(p.sql);
     return;
   }
   if (typeof p === 'object' && 'text' in p) print(`${p.text}\n`);

@@ -75,11 +75,25 @@ export interface GroupSpec {
   autoStart?: boolean;
 }
 
+/**
+ * A bend-ingest-kafka service (source workflow B): `config` holds the service's JSON config keys verbatim
+ * (kafkaTopic, KafkaConsumerGroup, lakeTable, workers, ...). `log` chooses which of its log lines are printed.
+ */
+export interface IngestSpec {
+  name: string;
+  config: Record<string, unknown>;
+  log?: 'rebalance' | 'all' | 'none';
+  /** librdkafka settings on top of the service's own (auto.offset.reset=earliest, ...): what-if variants. */
+  kafkaConfig?: Record<string, ConfigValue>;
+  autoStart?: boolean;
+}
+
 export interface ClientsSpec {
   producers?: ProducerSpec[];
   consumers?: ConsumerSpec[];
   perfProducers?: PerfProducerSpec[];
   groups?: GroupSpec[];
+  ingest?: IngestSpec[];
 }
 
 export interface FaultsSpec {
@@ -105,7 +119,19 @@ export type PrintSpec =
   | { 'describe-topic': string }
   | { 'reassign-verify': string }
   | { 'delivery-report': string }
+  | { 'describe-group': string }
+  | { 'ingest-metrics': string }
+  | { sql: string }
   | { text: string };
+
+/** Workflow B's explicit-partition load producer: sequences start..start+count-1, sequence % partitions. */
+export interface ProduceSpec {
+  topic: string;
+  start: number;
+  count: number;
+  partitions: number;
+  name?: string;
+}
 
 export interface ReassignSpec {
   json?: string | Record<string, unknown>;
@@ -141,6 +167,7 @@ export interface StepSpec {
   slowBroker?: { broker: BrokerSelector; delay: DurationText };
   waitUntil?: WaitUntilSpec;
   print?: PrintSpec;
+  produce?: ProduceSpec;
   run?: DurationText;
 }
 
@@ -160,6 +187,7 @@ export const STEP_ACTIONS = [
   'slowBroker',
   'waitUntil',
   'print',
+  'produce',
   'run',
 ] as const satisfies readonly (keyof StepSpec)[];
 
@@ -199,6 +227,18 @@ export interface Condition {
     maxLatencyMs?: Comparison;
   };
   timing?: { from?: string; to: string; max?: DurationText; min?: DurationText };
+  lakeRows?: { table: string; count: Comparison };
+  groupLag?: { group: string; topic?: string; partitions?: number[]; lag: Comparison };
+  ingest?: {
+    name: string;
+    rowsTotal?: Comparison;
+    errorsTotal?: Comparison;
+    consumeRowsTotal?: Comparison;
+    lostBatches?: Comparison;
+    assigned?: Comparison;
+    minPerWorker?: Comparison;
+    maxPerWorker?: Comparison;
+  };
   invariants?: 'held';
   all?: Condition[];
   any?: Condition[];
@@ -220,6 +260,9 @@ export const CONDITION_KINDS = [
   'group',
   'perf',
   'timing',
+  'lakeRows',
+  'groupLag',
+  'ingest',
   'invariants',
   'all',
   'any',
@@ -228,9 +271,16 @@ export const CONDITION_KINDS = [
 
 export type ConditionKind = (typeof CONDITION_KINDS)[number];
 
+/** A Lake SQL query (Databend dialect) run on the final state; its rows (as strings) must equal `equals`. */
+export interface SqlExpectation {
+  query: string;
+  equals: (string | number | null)[][];
+}
+
 export interface ExpectationSpec extends Condition {
   name: string;
   description?: string;
+  sql?: SqlExpectation;
 }
 
 export interface MetricSpec {

@@ -40,10 +40,11 @@ describe('scenario JSON Schema', () => {
     }
   });
 
-  it('expectations accept the same conditions as waitUntil, plus a name', () => {
+  it('expectations accept the same conditions as waitUntil, plus a name and a sql check (expectations only)', () => {
     expect(Object.keys(defs.expectation!.properties).sort()).toEqual(
-      ['name', 'description', ...CONDITION_KINDS].sort(),
+      ['name', 'description', 'sql', ...CONDITION_KINDS].sort(),
     );
+    expect(Object.keys(defs.condition!.properties)).not.toContain('sql');
   });
 
   it("client and cluster settings are the models' own keys (typos are errors)", () => {
