@@ -4,10 +4,11 @@
 // (ConsumerPerfOptions: --bootstrap-server, --topic, --messages, --reporting-interval, --show-detailed-stats,
 // --timeout, --from-latest, --hide-header, --date-format, --group) and clients-and-groups.md §5.
 import { readFileSync } from 'node:fs';
-import { ApiConnectionError, ApiRequestError, clientFor } from '../api/client.ts';
+import { clientFor } from '../api/client.ts';
 import { intOption, parseProperties, parseToolArgs, ToolArgsError } from '../api/tool-args.ts';
 import { CONSUMER_PERF_DATE_FORMAT } from '../format/index.ts';
 import { type CliIO, UsageError } from './io.ts';
+import { runStreamedWorkload } from './workload-stream.ts';
 
 export const CONSUMER_PERF_USAGE = `Usage: kafkasim consumer-perf-test --bootstrap-server http://HOST:PORT --topic T --messages N [options]
 
@@ -101,49 +102,16 @@ export async function consumerPerfTestCommand(argv: string[], io: CliIO): Promis
   } catch (e) {
     bad((e as Error).message);
   }
-  try {
-    const workload = await client.call<{ name: string }>('POST', '/sim/workloads', {
-      kind: 'consumer-perf',
-      topic,
-      messages,
-      ...(interval !== undefined ? { reporting_interval_ms: interval } : {}),
-      ...(timeout !== undefined ? { timeout_ms: timeout } : {}),
-      show_detailed_stats: args.has('show-detailed-stats'),
-      from_latest: args.has('from-latest'),
-      hide_header: args.has('hide-header'),
-      ...(args.value('group') !== undefined ? { group: args.value('group') } : {}),
-      consumer_props: props['client.id'] !== undefined ? { 'client.id': props['client.id'] } : {},
-    });
-    let interrupted = false;
-    const onSignal = () => {
-      interrupted = true;
-    };
-    process.once('SIGINT', onSignal);
-    try {
-      const state = await client.followWorkload(
-        workload.name,
-        (c) => (c.stream === 'stdout' ? io.stdout(c.text) : io.stderr(c.text)),
-        {
-          stopped: () => interrupted,
-        },
-      );
-      if (interrupted) {
-        await client.request('POST', `/sim/workloads/${encodeURIComponent(workload.name)}/stop`);
-        return 130;
-      }
-      return state === 'done' ? 0 : 1;
-    } finally {
-      process.removeListener('SIGINT', onSignal);
-    }
-  } catch (e) {
-    if (e instanceof ApiConnectionError) {
-      io.stderr(`kafkasim consumer-perf-test: ${e.message}\n`);
-      return 1;
-    }
-    if (e instanceof ApiRequestError) {
-      io.stderr(`kafkasim consumer-perf-test: ${e.message}\n`);
-      return 1;
-    }
-    throw e;
-  }
+  return runStreamedWorkload('consumer-perf-test', io, client, {
+    kind: 'consumer-perf',
+    topic,
+    messages,
+    ...(interval !== undefined ? { reporting_interval_ms: interval } : {}),
+    ...(timeout !== undefined ? { timeout_ms: timeout } : {}),
+    show_detailed_stats: args.has('show-detailed-stats'),
+    from_latest: args.has('from-latest'),
+    hide_header: args.has('hide-header'),
+    ...(args.value('group') !== undefined ? { group: args.value('group') } : {}),
+    consumer_props: props['client.id'] !== undefined ? { 'client.id': props['client.id'] } : {},
+  });
 }

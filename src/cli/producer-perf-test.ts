@@ -4,9 +4,10 @@
 // the tool writes them. Facts: apache/kafka ProducerPerformance (argParser: --topic, --num-records,
 // --record-size, --throughput, --producer-props, --producer.config, --bootstrap-server) and clients-and-groups.md §5.
 import { readFileSync } from 'node:fs';
-import { ApiConnectionError, ApiRequestError, clientFor } from '../api/client.ts';
+import { clientFor } from '../api/client.ts';
 import { intOption, keyValues, parseProperties, parseToolArgs, ToolArgsError } from '../api/tool-args.ts';
 import { type CliIO, UsageError } from './io.ts';
+import { runStreamedWorkload } from './workload-stream.ts';
 
 export const PRODUCER_PERF_USAGE = `Usage: kafkasim producer-perf-test --topic T --num-records N --record-size B --throughput R
          (--bootstrap-server http://HOST:PORT | --producer-props bootstrap.servers=http://HOST:PORT ...)
@@ -109,45 +110,12 @@ export async function producerPerfTestCommand(argv: string[], io: CliIO): Promis
     bad((e as Error).message);
   }
   const { 'bootstrap.servers': _, ...producerProps } = props;
-  try {
-    const workload = await client.call<{ name: string }>('POST', '/sim/workloads', {
-      kind: 'producer-perf',
-      topic,
-      num_records: numRecords,
-      throughput,
-      record_size: recordSize,
-      producer_props: producerProps,
-    });
-    let interrupted = false;
-    const onSignal = () => {
-      interrupted = true;
-    };
-    process.once('SIGINT', onSignal);
-    try {
-      const state = await client.followWorkload(
-        workload.name,
-        (c) => (c.stream === 'stdout' ? io.stdout(c.text) : io.stderr(c.text)),
-        {
-          stopped: () => interrupted,
-        },
-      );
-      if (interrupted) {
-        await client.request('POST', `/sim/workloads/${encodeURIComponent(workload.name)}/stop`);
-        return 130;
-      }
-      return state === 'done' ? 0 : 1;
-    } finally {
-      process.removeListener('SIGINT', onSignal);
-    }
-  } catch (e) {
-    if (e instanceof ApiConnectionError) {
-      io.stderr(`kafkasim producer-perf-test: ${e.message}\n`);
-      return 1;
-    }
-    if (e instanceof ApiRequestError) {
-      io.stderr(`kafkasim producer-perf-test: ${e.message}\n`);
-      return 1;
-    }
-    throw e;
-  }
+  return runStreamedWorkload('producer-perf-test', io, client, {
+    kind: 'producer-perf',
+    topic,
+    num_records: numRecords,
+    throughput,
+    record_size: recordSize,
+    producer_props: producerProps,
+  });
 }
