@@ -7,6 +7,7 @@ import type { NodeId, Simulation } from '../../src/sim/index.ts';
 import { GroupConsumer, type GroupConsumerConfigInput, type TopicPartitionRef } from '../clients/index.ts';
 import type { TopicPartition } from '../group/assignors/index.ts';
 import { errorByCode } from '../protocol/index.ts';
+import { FetchQueue } from './fetch-queue.ts';
 import type { CommitOffset, MessageSlice, RebalanceEvent, SinkConsumer } from './sink-consumer.ts';
 
 export interface GroupSinkConsumerOptions {
@@ -17,14 +18,9 @@ export interface GroupSinkConsumerOptions {
   config?: GroupConsumerConfigInput;
 }
 
-const keyOf = (tp: TopicPartitionRef) => `${tp.topic}\u0000${tp.partition}`;
-
 export class GroupSinkConsumer implements SinkConsumer {
   readonly member: GroupConsumer;
-  private queue: MessageSlice[] = [];
-  private head = 0;
-  private queuedRecords = 0;
-  private readonly readable: (() => void)[] = [];
+  private readonly fetched = new FetchQueue();
   private listener: ((e: RebalanceEvent) => void) | undefined;
   private manualRevoke = false;
 
@@ -46,20 +42,7 @@ export class GroupSinkConsumer implements SinkConsumer {
           this.listener?.({ type: 'assigned', partitions: this.member.ownedPartitions() }),
       },
     });
-    this.member.onRecords((c) => {
-      let added = 0;
-      for (const b of c.batches) {
-        const first = Math.max(0, c.fromOffset - b.baseOffset);
-        const count = Math.min(b.count - first, c.fromOffset + c.records - (b.baseOffset + first));
-        if (count <= 0) continue;
-        this.queue.push({ topic: c.topic, partition: c.partition, batch: b, first, count });
-        added += count;
-      }
-      if (added === 0) return;
-      const wasEmpty = this.queuedRecords === 0;
-      this.queuedRecords += added;
-      if (wasEmpty) for (const l of this.readable) l();
-    });
+    this.member.onRecords((c) => this.fetched.add(c));
   }
 
   start(): void {
@@ -67,44 +50,25 @@ export class GroupSinkConsumer implements SinkConsumer {
   }
 
   close(): void {
-    this.dropQueue(undefined);
+    this.fetched.drop();
     this.member.close();
   }
 
   crash(): void {
-    this.dropQueue(undefined);
+    this.fetched.drop();
     this.member.crash();
   }
 
   get queued(): number {
-    return this.queuedRecords;
+    return this.fetched.queued;
   }
 
   onReadable(listener: () => void): void {
-    this.readable.push(listener);
+    this.fetched.onReadable(listener);
   }
 
   poll(max: number): MessageSlice[] {
-    const out: MessageSlice[] = [];
-    let left = max;
-    while (left > 0 && this.head < this.queue.length) {
-      const s = this.queue[this.head]!;
-      if (s.count <= left) {
-        out.push(s);
-        left -= s.count;
-        this.head++;
-      } else {
-        out.push({ ...s, count: left });
-        this.queue[this.head] = { ...s, first: s.first + left, count: s.count - left };
-        left = 0;
-      }
-    }
-    this.queuedRecords -= max - left;
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
-    return out;
+    return this.fetched.poll(max);
   }
 
   commit(offsets: readonly CommitOffset[], done: (error: string | undefined) => void): void {
@@ -134,35 +98,13 @@ export class GroupSinkConsumer implements SinkConsumer {
         release: () => {
           if (done) return;
           done = true;
-          this.dropQueue(list);
+          this.fetched.drop(list);
           release();
         },
       });
       return;
     }
-    this.dropQueue(list);
+    this.fetched.drop(list);
     this.listener?.({ type: 'revoked', partitions: list, release: () => undefined });
-  }
-
-  /** Drops queued records of `partitions` (all when undefined). */
-  private dropQueue(partitions: readonly TopicPartitionRef[] | undefined): void {
-    if (!partitions) {
-      this.queue = [];
-      this.head = 0;
-      this.queuedRecords = 0;
-      return;
-    }
-    const gone = new Set(partitions.map(keyOf));
-    const kept: MessageSlice[] = [];
-    let records = 0;
-    for (let i = this.head; i < this.queue.length; i++) {
-      const s = this.queue[i]!;
-      if (gone.has(keyOf(s))) continue;
-      kept.push(s);
-      records += s.count;
-    }
-    this.queue = kept;
-    this.head = 0;
-    this.queuedRecords = records;
   }
 }

@@ -12,6 +12,7 @@
 import type { Simulation } from '../../src/sim/index.ts';
 import { Consumer, type ConsumerConfigInput } from '../clients/index.ts';
 import { type Assignor, assignors, type TopicPartition } from '../group/assignors/index.ts';
+import { FetchQueue } from './fetch-queue.ts';
 import type { CommitOffset, MessageSlice, RebalanceEvent, SinkConsumer } from './sink-consumer.ts';
 
 export type LocalGroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable';
@@ -302,10 +303,7 @@ export class LocalGroupConsumer implements SinkConsumer {
   readonly consumer: Consumer;
   memberId = '';
   generation = -1;
-  private queue: MessageSlice[] = [];
-  private head = 0;
-  private queuedRecords = 0;
-  private readonly readable: (() => void)[] = [];
+  private readonly fetched = new FetchQueue();
   private rebalanceListener: ((e: RebalanceEvent) => void) | undefined;
   private manualRevoke = false;
   private partitions: TopicPartition[] = [];
@@ -326,20 +324,7 @@ export class LocalGroupConsumer implements SinkConsumer {
       bootstrap: options.bootstrap,
       config: { 'topic.metadata.refresh.interval.ms': this.refreshMs, ...options.config },
     });
-    this.consumer.onRecords((c) => {
-      let added = 0;
-      for (const b of c.batches) {
-        const first = Math.max(0, c.fromOffset - b.baseOffset);
-        const count = Math.min(b.count - first, c.fromOffset + c.records - (b.baseOffset + first));
-        if (count <= 0) continue;
-        this.queue.push({ topic: c.topic, partition: c.partition, batch: b, first, count });
-        added += count;
-      }
-      if (added === 0) return;
-      const wasEmpty = this.queuedRecords === 0;
-      this.queuedRecords += added;
-      if (wasEmpty) for (const l of this.readable) l();
-    });
+    this.consumer.onRecords((c) => this.fetched.add(c));
   }
 
   partitionCount(topic: string): number | undefined {
@@ -392,41 +377,21 @@ export class LocalGroupConsumer implements SinkConsumer {
     if (!this.started) return;
     this.started = false;
     this.partitions = [];
-    this.dropQueue();
+    this.fetched.drop();
     this.group.memberDied(this.memberId);
     this.consumer.crash();
   }
 
   get queued(): number {
-    return this.queuedRecords;
+    return this.fetched.queued;
   }
 
   onReadable(listener: () => void): void {
-    this.readable.push(listener);
+    this.fetched.onReadable(listener);
   }
 
   poll(max: number): MessageSlice[] {
-    const out: MessageSlice[] = [];
-    let left = max;
-    while (left > 0 && this.head < this.queue.length) {
-      const s = this.queue[this.head]!;
-      if (s.count <= left) {
-        out.push(s);
-        left -= s.count;
-        this.head++;
-      } else {
-        out.push({ ...s, count: left });
-        this.queue[this.head] = { ...s, first: s.first + left, count: s.count - left };
-        left = 0;
-      }
-    }
-    const taken = max - left;
-    this.queuedRecords -= taken;
-    if (this.head > 1024 && this.head * 2 > this.queue.length) {
-      this.queue = this.queue.slice(this.head);
-      this.head = 0;
-    }
-    return out;
+    return this.fetched.poll(max);
   }
 
   commit(offsets: readonly CommitOffset[], done: (error: string | undefined) => void): void {
@@ -510,12 +475,6 @@ export class LocalGroupConsumer implements SinkConsumer {
   private revokeLocally(): void {
     this.partitions = [];
     if (this.consumer.up) this.consumer.assign([]);
-    this.dropQueue();
-  }
-
-  private dropQueue(): void {
-    this.queue = [];
-    this.head = 0;
-    this.queuedRecords = 0;
+    this.fetched.drop();
   }
 }
