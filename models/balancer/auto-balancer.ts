@@ -3,9 +3,12 @@
  * AnomalyDetectorImpl and ControllerActionExecutorService; automq-balancer.md §1–§4). It:
  *
  * - serves the brokers' metrics reports (request type `AutoBalancerMetrics`) into its ClusterModel;
- * - runs the detector loop (detector-machine.ts) from the controller's start; a detect does anything only while
- *   this controller is active and `autobalancer.controller.enable` is true, so the balancer moves with the
- *   active controller and all its state is lost when the controller node goes down;
+ * - runs the detector loop (detector-machine.ts) from each controller's start; a detect does anything only while
+ *   that controller is active and `autobalancer.controller.enable` is true, so the balancer moves with the
+ *   active controller and all its state is lost when the controller node goes down. With a KRaft quorum every
+ *   controller runs the loop (AutoMQ builds the AnomalyDetector on each controller and only flips its `isLeader`
+ *   flag on a Raft leader change: AnomalyDetectorImpl.onLeaderChanged); the controller that becomes active starts
+ *   from an empty ClusterModel, and its first detect is the next tick of its own loop;
  * - turns each detect's actions into batches and executes each as one AlterPartitionReassignments, submitted
  *   inside the controller (replicas = [dest]; in kafka storage mode with RF > 1 the leader's replica is
  *   replaced by dest); moves to a destination that is no longer active are skipped;
@@ -60,7 +63,10 @@ export interface AutoBalancerOptions {
 type ActorRef = { send(event: { type: 'ABORT' }): void; getSnapshot(): { value: unknown } };
 
 export class AutoBalancer {
-  readonly controller: QuorumController;
+  /** Every controller the balancer lives on (one, or the voters of the metadata quorum). */
+  readonly controllers: readonly QuorumController[];
+  #host: QuorumController;
+  #actors = new Map<QuorumController, ActorRef>();
   #model = new ClusterModel();
   /** The most recent detects, oldest first. */
   readonly history: DetectReport[] = [];
@@ -69,7 +75,6 @@ export class AutoBalancer {
   private dynamicOverrides: Partial<AutoBalancerConfig> = {};
   private customGoals: Goal[] | undefined;
   private configuredGoals: { names: string; goals: Goal[] } | undefined;
-  private actor: ActorRef | undefined;
   private sequence = 0;
   private pending: PartitionMove[][] = [];
   private current: DetectReport | undefined;
@@ -77,21 +82,36 @@ export class AutoBalancer {
   private readonly traceDecisions: boolean;
   private listeners: ((report: DetectReport) => void)[] = [];
 
-  constructor(controller: QuorumController, options: AutoBalancerOptions = {}) {
-    this.controller = controller;
+  constructor(controller: QuorumController | readonly QuorumController[], options: AutoBalancerOptions = {}) {
+    this.controllers = Array.isArray(controller) ? [...controller] : [controller as QuorumController];
+    if (this.controllers.length === 0) throw new Error('the auto-balancer needs a controller');
+    this.#host = this.controllers[0]!;
     this.settings = resolveAutoBalancerConfig(options.config);
     this.customGoals = options.goals ? [...options.goals] : undefined;
     if (!this.customGoals) this.goalsFor(this.settings);
     this.historySize = options.historySize ?? 100;
     this.traceDecisions = options.traceDecisions ?? true;
-    controller.addRequestHandler(AUTO_BALANCER_METRICS, (from, req, reply) =>
-      this.onMetrics(from, req as AutoBalancerMetricsRequest, reply),
-    );
-    controller.onLifecycle((event) => {
-      if (event === 'start') this.start();
-      else if (event === 'inactive') this.actor?.send({ type: 'ABORT' });
-    });
-    if (controller.up) this.start();
+    for (const c of this.controllers) {
+      c.addRequestHandler(AUTO_BALANCER_METRICS, (from, req, reply) =>
+        this.onMetrics(from, req as AutoBalancerMetricsRequest, reply),
+      );
+      c.onLifecycle((event) => {
+        if (event === 'start') this.start(c);
+        else if (event === 'active') this.activate(c);
+        else if (event === 'inactive') this.#actors.get(c)?.send({ type: 'ABORT' });
+      });
+      if (c.up) this.start(c);
+      if (c.isActive) this.activate(c);
+    }
+  }
+
+  /** The controller the balancer acts on: the active one, else the one that was active last. */
+  get controller(): QuorumController {
+    return this.#host;
+  }
+
+  private get quorum(): boolean {
+    return this.controllers.length > 1;
   }
 
   /** The latest metrics, and the topology as of the controller's committed metadata; empty after a restart. */
@@ -174,29 +194,54 @@ export class AutoBalancer {
 
   // ---- lifecycle --------------------------------------------------------------------------------------------
 
-  /** Called at every controller start: a fresh model and detector (their state was in memory). */
-  private start(): void {
+  /** Called at every start of a controller: a fresh detector there (its state was in memory). */
+  private start(controller: QuorumController): void {
+    if (!this.quorum) {
+      // A lone controller's restart is the balancer's restart: everything it knew is gone.
+      this.#model = new ClusterModel();
+      this.sequence = 0;
+      this.pending = [];
+      this.current = undefined;
+    }
+    this.#actors.set(
+      controller,
+      controller.spawn(
+        createDetectorMachine({
+          detectIntervalMs: () => this.config['autobalancer.controller.anomaly.detect.interval.ms'],
+          executionIntervalMs: () => this.config['autobalancer.controller.execution.interval.ms'],
+          now: () => controller.sim.now,
+          detect: () => this.detect(controller),
+          executeBatch: (index, done) => this.executeBatch(controller, index, done),
+          executionEnded: (left) => this.executionEnded(left),
+        }),
+      ) as unknown as ActorRef,
+    );
+    controller.every(
+      CLUSTER_STATS_INTERVAL_MS,
+      () => this.publishClusterStats(controller),
+      'balancer.cluster-stats',
+    );
+  }
+
+  /**
+   * A controller became active. In a quorum this is a failover (or the first election): the balancer's state
+   * restarts there, as AutoMQ's LoadRetriever and detector on the new leader start from nothing; the metrics
+   * reporters find the new active controller through NOT_CONTROLLER and refill the model.
+   */
+  private activate(controller: QuorumController): void {
+    const moved = this.#host !== controller;
+    this.#host = controller;
+    if (!this.quorum) return;
     this.#model = new ClusterModel();
-    this.sequence = 0;
     this.pending = [];
     this.current = undefined;
-    const controller = this.controller;
-    this.actor = controller.spawn(
-      createDetectorMachine({
-        detectIntervalMs: () => this.config['autobalancer.controller.anomaly.detect.interval.ms'],
-        executionIntervalMs: () => this.config['autobalancer.controller.execution.interval.ms'],
-        now: () => controller.sim.now,
-        detect: () => this.detect(),
-        executeBatch: (index, done) => this.executeBatch(index, done),
-        executionEnded: (left) => this.executionEnded(left),
-      }),
-    ) as unknown as ActorRef;
-    controller.every(CLUSTER_STATS_INTERVAL_MS, () => this.publishClusterStats(), 'balancer.cluster-stats');
+    this.emit('failover', { controller: controller.id, moved });
   }
 
   /** The detector's state: waiting, detecting, executing or pausing (undefined while the controller is down). */
   get state(): string | undefined {
-    return this.controller.up ? String(this.actor?.getSnapshot().value) : undefined;
+    const host = this.#host;
+    return host.up ? String(this.#actors.get(host)?.getSnapshot().value) : undefined;
   }
 
   /** Calls `listener` with each finished detect (after its execution); returns the unsubscribe function. */
@@ -229,11 +274,11 @@ export class AutoBalancer {
     reply({ errorCode: 0 });
   }
 
-  private publishClusterStats(): void {
+  private publishClusterStats(controller: QuorumController): void {
     const cfg = this.config;
-    if (!this.controller.isActive || !cfg['autobalancer.controller.enable']) return;
-    this.controller.clusterStats = this.model.clusterStats(
-      this.controller.sim.now,
+    if (!controller.isActive || !cfg['autobalancer.controller.enable']) return;
+    controller.clusterStats = this.model.clusterStats(
+      controller.sim.now,
       cfg['autobalancer.controller.metrics.delay.ms'],
       excludedBrokerIds(cfg),
     );
@@ -253,12 +298,15 @@ export class AutoBalancer {
     this.controller.emit(`balancer.${kind}`, fields);
   }
 
-  private detect(): number {
+  private detect(controller: QuorumController): number {
+    // A standby's loop ticks without a trace (AutoMQ's detector returns at once when it is not the leader).
+    if (this.quorum && !controller.isActive) return 0;
     const cfg = this.config;
-    const now = this.controller.sim.now;
+    const now = controller.sim.now;
     const report: DetectReport = {
       sequence: ++this.sequence,
       time: now,
+      ...(this.quorum ? { controller: controller.id } : {}),
       goals: [],
       brokers: [],
       excludedBrokers: [...excludedBrokerIds(cfg)].sort((a, b) => a - b),
@@ -269,7 +317,7 @@ export class AutoBalancer {
       executionTimedOut: false,
     };
     this.pending = [];
-    const skip = !this.controller.isActive
+    const skip = !controller.isActive
       ? 'not the active controller'
       : !cfg['autobalancer.controller.enable']
         ? 'autobalancer.controller.enable is false'
@@ -338,8 +386,7 @@ export class AutoBalancer {
 
   // ---- execution --------------------------------------------------------------------------------------------
 
-  private executeBatch(index: number, done: () => void): void {
-    const controller = this.controller;
+  private executeBatch(controller: QuorumController, index: number, done: () => void): void {
     const report = this.current;
     const moves = this.pending[index] ?? [];
     const image = controller.latestImage;

@@ -86,6 +86,10 @@ export function decisionLogLines(e: TraceEvent): string[] {
           (skipped.length > 0 ? `; ${skipped.length} skipped (destination not active)` : ''),
       ];
     }
+    case 'balancer.failover':
+      return [
+        `${PREFIX} ${e.controller} is the active controller at ${seconds(e.t)}: the balancer starts over there (empty model, next detect on its loop)`,
+      ];
     case 'balancer.execution-stopped':
       return [`${PREFIX} execution stopped with ${e.batchesLeft} batch(es) left: ${e.reason}`];
     default:

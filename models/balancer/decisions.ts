@@ -82,6 +82,8 @@ export interface DetectReport {
   /** 1, 2, ... per balancer incarnation. */
   sequence: number;
   time: number;
+  /** The controller that ran it (with a KRaft quorum, where the balancer moves with the active controller). */
+  controller?: string;
   /** Why nothing was detected (not the active controller, disabled), if so. */
   skipped?: string;
   goals: string[];

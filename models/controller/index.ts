@@ -46,6 +46,12 @@ export type { PendingElection } from './control-context.ts';
 export { checkPartitionStates } from './invariants.ts';
 export type { ClusterStats } from './leader-selector.ts';
 export {
+  type CounterRecord,
+  counterValue,
+  MetadataAppendLoad,
+  type MetadataAppendLoadOptions,
+} from './metadata-append-load.ts';
+export {
   buildPartitionChange,
   type Election,
   mergePartitionChange,

@@ -112,6 +112,9 @@ export type ControllerRequestHandler = (
 /** 'start': the node (re)started; 'active' / 'inactive': it became, or stopped being, the active controller. */
 export type ControllerLifecycleEvent = 'start' | 'active' | 'inactive';
 
+/** What `write` hears when its batch committed (anything else is the NOT_CONTROLLER answer). */
+const DURABLE = Symbol('durable');
+
 interface Appended {
   readonly baseOffset: number;
   /** The offset whose commit makes this write durable. */
@@ -229,6 +232,22 @@ export class QuorumController extends SimNode {
     if (!this.isActive) return false;
     this.handle(request, reply);
     return true;
+  }
+
+  /**
+   * Appends `records` as one batch, as a request handled here would (a workload living on the controller node,
+   * such as the metadata append load). `done(true)` runs once the batch is committed, `done(false)` if this node
+   * stops being active first or the log refuses the append. Returns false, without calling `done`, when this node
+   * is not active; true when the batch was appended.
+   */
+  write(records: readonly MetadataRecord[], done: (committed: boolean) => void): boolean {
+    if (!this.isActive) return false;
+    const appended = this.commit(
+      { records: [...records], response: undefined },
+      (response) => done(response === DURABLE),
+      () => DURABLE,
+    );
+    return appended !== undefined;
   }
 
   /** Loads for the load-aware failover of shared-mode partitions (AutoMQ's ClusterStats); undefined: counts. */

@@ -23,7 +23,11 @@ import {
   type ProducerConfigInput,
   ProducerPerfWorkload,
 } from '../../models/clients/index.ts';
-import { type ControllerConfig, QuorumController } from '../../models/controller/index.ts';
+import {
+  type ControllerConfig,
+  MetadataAppendLoad,
+  QuorumController,
+} from '../../models/controller/index.ts';
 import { OFFSETS_TOPIC, partitionForGroup } from '../../models/group/index.ts';
 import {
   type ExplicitProducerOptions,
@@ -37,7 +41,7 @@ import {
 } from '../../models/lake/index.ts';
 import type { MetadataImage } from '../../models/metadata/index.ts';
 import { describeTopicConfigs } from '../../models/metadata/index.ts';
-import type { QuorumConfig } from '../../models/raft/index.ts';
+import { type QuorumConfig, type QuorumMember, registerRaftInvariants } from '../../models/raft/index.ts';
 import { type PartitionLog, SharedStorage, type StorageMode } from '../../models/storage/index.ts';
 import type { ConsumerGroupView, ToolOutput } from '../format/index.ts';
 import { formatExplicitProducerSummary } from '../format/index.ts';
@@ -77,6 +81,12 @@ export interface ClusterOptions {
   controllers?: number;
   /** `controller.quorum.*` settings of the metadata quorum (with `controllers` > 1). */
   quorumConfig?: Partial<QuorumConfig>;
+  /**
+   * A steady append load on the metadata log (the Raft test server's workload): the active controller appends
+   * numbered NoOpRecords at `recordsPerSec`, and every controller checks the committed numbers run 1, 2, 3, ...
+   * (the `ReplicatedCounter` invariant).
+   */
+  metadataLoad?: { recordsPerSec: number };
   /** Network latency between any two nodes. Default lognormal, median 0.5 ms. */
   latency?: Distribution;
   invariantEvery?: number;
@@ -117,6 +127,10 @@ export class Cluster {
   readonly balancer: AutoBalancer | undefined;
   /** Each broker's auto-balancer metrics reporter, when the balancer runs. */
   readonly metricsReporters = new Map<number, AutoBalancerMetricsReporter>();
+  /** The metadata append load on each controller, when `metadataLoad` was given. */
+  readonly metadataLoads: readonly MetadataAppendLoad[];
+  /** Who was active when: for leader-change counts and the time without an active controller. */
+  readonly #activity = new ControllerActivity();
   private readonly trackers = new Map<string, DeliveryTracker>();
   private readonly clients = new Map<string, Producer | Consumer>();
   /** Group members created per group id (Java's default client.id counts them: consumer-<group>-<n>). */
@@ -156,6 +170,37 @@ export class Cluster {
     );
     this.controller = this.controllers[0]!;
     const controllerIds = this.controllers.map((c) => c.id);
+    for (const c of this.controllers) {
+      c.onLifecycle((event) => {
+        if (event === 'active') this.#activity.activated(c.id, this.sim.now);
+        else if (event === 'inactive') this.#activity.deactivated(c.id, this.sim.now);
+      });
+    }
+    if (controllerCount > 1) {
+      // Kafka's RaftEventSimulationTest checks, after every event, over the voters of the metadata quorum.
+      const members: QuorumMember[] = this.controllers.map((c) => ({
+        replicaId: c.raft!.nodeId,
+        get up() {
+          return c.up;
+        },
+        raft: c.raft!,
+      }));
+      registerRaftInvariants(this.sim, () => members, voters);
+    } else if (options.quorumConfig && Object.keys(options.quorumConfig).length > 0) {
+      throw new Error(
+        'quorumConfig configures the Raft metadata quorum, which needs controllers >= 2 (one controller keeps a local metadata log)',
+      );
+    }
+    this.metadataLoads = options.metadataLoad
+      ? this.controllers.map((c) => new MetadataAppendLoad(c, options.metadataLoad!))
+      : [];
+    if (this.metadataLoads.length > 0) {
+      const loads = this.metadataLoads;
+      this.sim.addInvariant('ReplicatedCounter', () => {
+        for (const l of loads) if (l.violation) return l.violation;
+        return undefined;
+      });
+    }
     const specs: BrokerSpec[] =
       typeof options.brokers === 'object'
         ? options.brokers
@@ -177,7 +222,8 @@ export class Cluster {
       );
     }
     if (options.autobalancer) {
-      const balancer = new AutoBalancer(this.controller, {
+      // Every controller carries the balancer; it acts on the active one and moves with it.
+      const balancer = new AutoBalancer(this.controllers, {
         ...(typeof options.autobalancer === 'object' ? { config: options.autobalancer } : {}),
         ...(options.balancerGoals ? { goals: options.balancerGoals } : {}),
       });
@@ -189,7 +235,7 @@ export class Cluster {
       }
       for (const [id, broker] of this.brokers) {
         const reporter = new AutoBalancerMetricsReporter(broker, {
-          controllers: [CONTROLLER_NODE],
+          controllers: controllerIds,
           // A broker key in AutoMQ; kafkasim keeps one effective value for the whole cluster.
           reportingIntervalMs: () => balancer.config['autobalancer.reporter.metrics.reporting.interval.ms'],
         });
@@ -358,6 +404,46 @@ export class Cluster {
     return c;
   }
 
+  /**
+   * The metadata quorum as the run saw it: the current Raft epoch and leader, how often the active controller
+   * changed, and how long no controller was active after the first became active.
+   */
+  quorumStatus(): QuorumStatus {
+    const active = this.activeController();
+    let epoch = 0;
+    for (const c of this.controllers) if (c.up && c.raft && c.raft.epoch > epoch) epoch = c.raft.epoch;
+    return {
+      controllers: this.controllers.length,
+      activeController: active ? Number(active.id.slice('controller-'.length)) : undefined,
+      epoch,
+      leaderChanges: this.#activity.changes,
+      unavailableMs: this.#activity.unavailableMs(this.sim.now),
+    };
+  }
+
+  /**
+   * The metadata append load summed over the controllers: appends made, committed (acknowledged) and abandoned
+   * by a failover; the counter value committed on the active controller (else the highest on a running one);
+   * the highest acknowledged value; the first broken sequence, if any. Undefined without `metadataLoad`.
+   */
+  metadataLoadStatus(): MetadataLoadStatus | undefined {
+    const loads = this.metadataLoads;
+    if (loads.length === 0) return undefined;
+    const active = this.activeController();
+    const activeLoad = loads.find((l) => l.controller === active);
+    let committed = activeLoad?.committed ?? 0;
+    if (!activeLoad) for (const l of loads) if (l.controller.up) committed = Math.max(committed, l.committed);
+    const violation = loads.find((l) => l.violation)?.violation;
+    return {
+      appended: loads.reduce((n, l) => n + l.appended, 0),
+      acknowledged: loads.reduce((n, l) => n + l.acknowledged, 0),
+      abandoned: loads.reduce((n, l) => n + l.abandoned, 0),
+      committed,
+      maxAcknowledged: Math.max(0, ...loads.map((l) => l.maxAcknowledged)),
+      ...(violation !== undefined ? { violation } : {}),
+    };
+  }
+
   crashController(id: number | NodeId): void {
     this.controllerNode(id).crash();
   }
@@ -520,6 +606,53 @@ export class Cluster {
     if (!t) throw new Error(`no tracked producer "${producer}"`);
     const p = this.clients.get(producer);
     return t.check(this.partitionLogs(topic), p instanceof Producer ? p.recordsSent : undefined);
+  }
+}
+
+export interface QuorumStatus {
+  controllers: number;
+  /** The active controller's node id (3000, ...), if one is active now. */
+  activeController: number | undefined;
+  /** The highest Raft epoch among running controllers (0 with a single controller). */
+  epoch: number;
+  /** Times the active controller changed after the first activation (a restart of a lone controller counts). */
+  leaderChanges: number;
+  /** Virtual ms without an active controller since the first activation. */
+  unavailableMs: number;
+}
+
+export interface MetadataLoadStatus {
+  appended: number;
+  acknowledged: number;
+  abandoned: number;
+  committed: number;
+  maxAcknowledged: number;
+  violation?: string;
+}
+
+/** Tracks activations of controllers; `changes` counts every activation after the first. */
+class ControllerActivity {
+  changes = 0;
+  #activations = 0;
+  #active: NodeId | undefined;
+  #downSince: number | undefined;
+  #downMs = 0;
+
+  activated(id: NodeId, now: number): void {
+    if (this.#activations++ > 0) this.changes++;
+    if (this.#downSince !== undefined) this.#downMs += now - this.#downSince;
+    this.#downSince = undefined;
+    this.#active = id;
+  }
+
+  deactivated(id: NodeId, now: number): void {
+    if (this.#active !== id) return;
+    this.#active = undefined;
+    this.#downSince = now;
+  }
+
+  unavailableMs(now: number): number {
+    return this.#downMs + (this.#downSince !== undefined ? now - this.#downSince : 0);
   }
 }
 

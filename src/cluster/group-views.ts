@@ -156,3 +156,35 @@ export function listConsumerGroups(cluster: Cluster): { groupId: string; state: 
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([groupId, state]) => ({ groupId, state }));
 }
+
+/**
+ * A group's committed offsets and each partition's log end (high watermark, what ListOffsets latest answers),
+ * read straight from the coordinator and the partition logs: no requests, so it does not move the simulation.
+ * Conditions checked while the simulation runs (waitUntil) must not send requests: they would run the
+ * simulation from inside an event, and perturb the run they observe. The offsets are those
+ * kafka-consumer-groups --describe would show for the partitions the group has committed or owns.
+ */
+export function groupOffsetsNow(
+  cluster: Cluster,
+  groupId: string,
+): { topic: string; partition: number; committedOffset: number | null; logEndOffset: number | null }[] {
+  const coordinatorId = cluster.groupCoordinator(groupId);
+  const broker = coordinatorId >= 0 ? cluster.brokers.get(coordinatorId) : undefined;
+  if (!broker?.up) return [];
+  const coordinator = broker.groupCoordinator;
+  const committed = coordinator.committedOffsets(groupId) ?? new Map<string, number>();
+  const partitions = new Map<string, { topic: string; partition: number }>();
+  for (const m of coordinator.group(groupId)?.members.values() ?? [])
+    for (const tp of m.assignment ?? []) partitions.set(`${tp.topic}\u0000${tp.partition}`, tp);
+  for (const key of committed.keys()) {
+    const i = key.lastIndexOf('\u0000');
+    partitions.set(key, { topic: key.slice(0, i), partition: Number(key.slice(i + 1)) });
+  }
+  const hw = new Map<string, number>();
+  for (const log of cluster.partitionLogs()) hw.set(`${log.topic}\u0000${log.partition}`, log.highWatermark);
+  return [...partitions].map(([key, tp]) => ({
+    ...tp,
+    committedOffset: committed.get(key) ?? null,
+    logEndOffset: hw.get(key) ?? null,
+  }));
+}

@@ -1,12 +1,22 @@
 // The composition root and its views: build a cluster, drive it, read it.
 export { ClusterAdmin, type ErrorFields, type NewTopic, toKafkaError } from './admin.ts';
-export { type BrokerSpec, Cluster, type ClusterOptions, CONTROLLER_NODE, createCluster } from './cluster.ts';
+export {
+  type BrokerSpec,
+  Cluster,
+  type ClusterOptions,
+  CONTROLLER_NODE,
+  createCluster,
+  FIRST_CONTROLLER_ID,
+  type MetadataLoadStatus,
+  type QuorumStatus,
+} from './cluster.ts';
 export { type PerfConsumerReport, reportConsumerPerf } from './consumer-perf-reporter.ts';
 export { type DeliveryReport, DeliveryTracker } from './delivery-check.ts';
 export {
   consumerGroupView,
   type DescribeGroupOptions,
   describeConsumerGroup,
+  groupOffsetsNow,
   listConsumerGroups,
 } from './group-views.ts';
 export { attachProducerLog, type PerfProducerReport, reportProducerPerf } from './reporters.ts';

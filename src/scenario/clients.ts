@@ -87,6 +87,8 @@ export interface IngestStats {
   errorsTotal: number;
   consumeRowsTotal: number;
   lostBatches: number;
+  /** Records in the batches the service gave up on. */
+  lostRecords: number;
   /** Distinct partitions in the workers' current assignment. */
   assigned: number;
   minPerWorker: number;
@@ -292,6 +294,7 @@ export class ScenarioClients {
         errorsTotal: 0,
         consumeRowsTotal: 0,
         lostBatches: 0,
+        lostRecords: 0,
         assigned: 0,
         minPerWorker: 0,
         maxPerWorker: 0,
@@ -303,6 +306,7 @@ export class ScenarioClients {
       errorsTotal: svc.metrics.ingestErrorsTotal,
       consumeRowsTotal: svc.metrics.consumeRowsTotal,
       lostBatches: svc.losses.length,
+      lostRecords: svc.losses.reduce((n, l) => n + l.records, 0),
       assigned: new Set(assignment.flat().map((p) => `${p.topic}-${p.partition}`)).size,
       minPerWorker: counts.length ? Math.min(...counts) : 0,
       maxPerWorker: counts.length ? Math.max(...counts) : 0,
@@ -344,7 +348,13 @@ export class ScenarioClients {
       }
       if (h.kind === 'ingest') {
         const s = this.ingestStats(name);
-        for (const k of ['rowsTotal', 'errorsTotal', 'consumeRowsTotal', 'lostBatches'] as const)
+        for (const k of [
+          'rowsTotal',
+          'errorsTotal',
+          'consumeRowsTotal',
+          'lostBatches',
+          'lostRecords',
+        ] as const)
           out[`${name}.${k}`] = s[k];
         continue;
       }

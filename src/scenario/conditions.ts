@@ -3,9 +3,10 @@
 
 import { parseLakeTable } from '../../models/lake/index.ts';
 import type { MetadataImage, PartitionRegistration } from '../../models/metadata/index.ts';
-import type { Cluster } from '../cluster/index.ts';
+import { type Cluster, groupOffsetsNow } from '../cluster/index.ts';
 import { parseDuration } from '../sim/index.ts';
 import type { ScenarioClients } from './clients.ts';
+import type { ErrorWindows } from './error-windows.ts';
 import type { Comparison, Condition, MetricSpec } from './types.ts';
 
 /** What a step left behind for conditions that refer to it by label. */
@@ -19,6 +20,8 @@ export interface StepRecord {
   status: 'ok' | 'failed' | 'timed-out' | 'skipped';
   /** The broker the step acted on (crashBroker, restartBroker, slowBroker). */
   broker?: number;
+  /** The controller the step acted on (crashController, restartController). */
+  controller?: number;
   /** The controller's committed image when the step started. */
   image?: MetadataImage;
   error?: string;
@@ -31,6 +34,9 @@ export interface EvalContext {
   steps: ReadonlyMap<string, StepRecord>;
   /** Set when the run stopped on an invariant violation. */
   invariantViolation: string | undefined;
+  /** Producers' error windows (for the errorWindow metric), and the timeline's time 0 in virtual time. */
+  errorWindows?: ErrorWindows;
+  t0?: number;
 }
 
 export interface Outcome {
@@ -348,10 +354,11 @@ export function evaluate(c: Condition, ctx: EvalContext): Outcome {
   }
   if (c.groupLag) {
     const g = c.groupLag;
-    const view = cluster.groupView(g.group);
+    // Read without requests: this is also checked while the simulation runs (waitUntil).
+    const offsets = groupOffsetsNow(cluster, g.group);
     const byPartition: Record<string, number> = {};
     let lag = 0;
-    for (const o of view.offsets) {
+    for (const o of offsets) {
       if (g.topic !== undefined && o.topic !== g.topic) continue;
       if (g.partitions && !g.partitions.includes(o.partition)) continue;
       // kafka-consumer-groups prints LAG = LOG-END-OFFSET - CURRENT-OFFSET; without a commit, all of it.
@@ -360,7 +367,7 @@ export function evaluate(c: Condition, ctx: EvalContext): Outcome {
       lag += l;
     }
     const missing = (g.partitions ?? []).filter(
-      (p) => !view.offsets.some((o) => o.partition === p && (g.topic === undefined || o.topic === g.topic)),
+      (p) => !offsets.some((o) => o.partition === p && (g.topic === undefined || o.topic === g.topic)),
     );
     const scope = `${g.topic ?? 'every topic'}${g.partitions ? ` ${JSON.stringify(g.partitions)}` : ''}`;
     return {
@@ -379,6 +386,7 @@ export function evaluate(c: Condition, ctx: EvalContext): Outcome {
         errorsTotal: i.errorsTotal,
         consumeRowsTotal: i.consumeRowsTotal,
         lostBatches: i.lostBatches,
+        lostRecords: i.lostRecords,
         assigned: i.assigned,
         minPerWorker: i.minPerWorker,
         maxPerWorker: i.maxPerWorker,
@@ -390,6 +398,75 @@ export function evaluate(c: Condition, ctx: EvalContext): Outcome {
       passed: ctx.invariantViolation === undefined,
       expected: 'no invariant violated',
       actual: ctx.invariantViolation ?? 'none violated',
+    };
+  }
+  if (c.quorum) {
+    const q = c.quorum;
+    const status = cluster.quorumStatus();
+    const measured = {
+      leader: status.activeController !== undefined ? 1 : 0,
+      leaderChanges: status.leaderChanges,
+      epoch: status.epoch,
+      unavailableMs: round(status.unavailableMs),
+    };
+    const outcome = fields('metadata quorum', measured, {
+      leader: q.leader === undefined ? undefined : q.leader ? 1 : 0,
+      leaderChanges: q.leaderChanges,
+      epoch: q.epoch,
+      unavailableMs: q.unavailableMs,
+    });
+    return {
+      ...outcome,
+      expected:
+        q.leader === undefined
+          ? outcome.expected
+          : outcome.expected.replace(/leader = [01]/, `leader = ${q.leader}`),
+      actual: {
+        ...(outcome.actual as Record<string, number>),
+        ...(q.leader !== undefined ? { leader: measured.leader === 1 } : {}),
+        activeController: status.activeController ?? null,
+      },
+    };
+  }
+  if (c.metadataLoad) {
+    const m = c.metadataLoad;
+    const status = cluster.metadataLoadStatus();
+    if (!status)
+      return { passed: false, expected: 'a metadata append load', actual: 'cluster.metadataLoad is not set' };
+    if (m.exact) {
+      // Every controller read 1, 2, 3, ...; and whatever was acknowledged as committed is still committed.
+      const lost = Math.max(0, status.maxAcknowledged - status.committed);
+      return {
+        passed: status.violation === undefined && lost === 0,
+        expected:
+          'the committed counter runs exactly 1, 2, 3, ... on every controller and holds every acknowledged value',
+        actual: {
+          committed: status.committed,
+          maxAcknowledged: status.maxAcknowledged,
+          ...(status.violation !== undefined ? { violation: status.violation } : {}),
+        },
+      };
+    }
+    const counts = { committed: status.committed, acknowledged: status.acknowledged };
+    return fields('metadata append load', counts, {
+      committed: m.committed,
+      acknowledged: m.acknowledged,
+    });
+  }
+  if (c.metadataConsistent) {
+    const active = cluster.activeController();
+    if (!active)
+      return { passed: false, expected: 'one metadata image everywhere', actual: 'no active controller' };
+    const image = active.committedImage;
+    const behind: Record<string, number> = {};
+    for (const b of cluster.brokers.values())
+      if (b.up && b.image !== image && !sameImage(b.image, image)) behind[b.id] = b.image.offset;
+    for (const x of cluster.controllers)
+      if (x.up && x !== active && !sameImage(x.committedImage, image)) behind[x.id] = x.committedImage.offset;
+    return {
+      passed: Object.keys(behind).length === 0,
+      expected: `every running broker and controller holds the active controller's committed image`,
+      actual: { activeController: active.id, offset: image.offset, differing: behind },
     };
   }
   if (c.all) {
@@ -413,6 +490,13 @@ export function evaluate(c: Condition, ctx: EvalContext): Outcome {
     return { passed: !r.passed, expected: `not (${r.expected})`, actual: r.actual };
   }
   throw new Error(`unknown condition ${JSON.stringify(c)}`);
+}
+
+/** Images are immutable values: the same offset and the same content (compared structurally) are equal. */
+function sameImage(a: MetadataImage, b: MetadataImage): boolean {
+  if (a === b) return true;
+  if (a.offset !== b.offset) return false;
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 function timingMs(t: { from?: string; to: string }, ctx: EvalContext): number | undefined {
@@ -447,6 +531,15 @@ export function measure(m: MetricSpec, ctx: EvalContext): number | null {
   if (m.timing) {
     const ms = timingMs(m.timing, ctx);
     return ms === undefined ? null : round(ms);
+  }
+  if (m.quorum) return round(ctx.cluster.quorumStatus()[m.quorum.field]);
+  if (m.metadataLoad) return ctx.cluster.metadataLoadStatus()?.[m.metadataLoad.field] ?? null;
+  if (m.errorWindow) {
+    const w = ctx.errorWindows?.of(m.errorWindow.producer);
+    if (!w) return null;
+    const field = m.errorWindow.field ?? 'windowMs';
+    if (field === 'windowMs') return round(w.last - w.first);
+    return round((field === 'firstMs' ? w.first : w.last) - (ctx.t0 ?? 0));
   }
   throw new Error(`unknown metric ${JSON.stringify(m)}`);
 }

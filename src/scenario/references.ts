@@ -12,6 +12,8 @@ import {
 } from '../../models/clients/index.ts';
 import { DEFAULT_CONTROLLER_CONFIG, validateTopicConfigs } from '../../models/controller/index.ts';
 import { type IngestConfigInput, ingestConfig } from '../../models/lake/index.ts';
+import { DEFAULT_QUORUM_CONFIG, type QuorumConfig, resolveQuorumConfig } from '../../models/raft/index.ts';
+import { FIRST_CONTROLLER_ID } from '../cluster/index.ts';
 import { FormatInputError, parseReassignmentJson, type ReassignmentJson } from '../format/index.ts';
 import { parseDuration } from '../sim/index.ts';
 import { didYouMean, type ScenarioIssue } from './errors.ts';
@@ -64,9 +66,46 @@ export function checkReferences(
         'firstBrokerId applies only when brokers is a count; the list gives ids',
       );
   }
-  const knownKafkasim = [...Object.keys(brokerDefaults), ...Object.keys(DEFAULT_CONTROLLER_CONFIG)].filter(
-    (k) => k.startsWith('kafkasim.'),
-  );
+  const knownKafkasim = [
+    ...Object.keys(brokerDefaults),
+    ...Object.keys(DEFAULT_CONTROLLER_CONFIG),
+    ...Object.keys(DEFAULT_QUORUM_CONFIG),
+  ].filter((k) => k.startsWith('kafkasim.'));
+  const controllerCount = spec.cluster?.controllers ?? 1;
+  const controllerIds = Array.from({ length: controllerCount }, (_, i) => FIRST_CONTROLLER_ID + i);
+  const controllerList = controllerIds.join(', ');
+  for (const [key, value] of Object.entries(spec.cluster?.configs ?? {})) {
+    if (!Object.hasOwn(DEFAULT_QUORUM_CONFIG, key)) continue;
+    const path: DocPath = ['cluster', 'configs', key];
+    if (key === 'controller.quorum.voters' || key === 'controller.quorum.bootstrap.servers') {
+      report(
+        path,
+        `${key} is derived from cluster.controllers (voters ${controllerList}); do not set it`,
+        true,
+      );
+      continue;
+    }
+    if (controllerCount < 2) {
+      report(
+        path,
+        `${key} configures the KRaft metadata quorum, which needs cluster.controllers >= 2: a single controller keeps a local metadata log, with no election, replication or flush to configure`,
+        true,
+      );
+      continue;
+    }
+    const want = typeof DEFAULT_QUORUM_CONFIG[key as keyof QuorumConfig];
+    const typed =
+      want === 'number' && typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value))
+        ? Number(value)
+        : want === 'boolean' && (value === 'true' || value === 'false')
+          ? value === 'true'
+          : value;
+    try {
+      resolveQuorumConfig({ [key]: typed } as Partial<QuorumConfig>);
+    } catch (e) {
+      report(path, (e as Error).message);
+    }
+  }
   for (const key of Object.keys(spec.cluster?.configs ?? {})) {
     if (key.startsWith('kafkasim.') && !knownKafkasim.includes(key)) {
       const hint = didYouMean(key, knownKafkasim);
@@ -85,6 +124,14 @@ export function checkReferences(
         true,
       );
   }
+
+  const checkController = (path: DocPath, id: number) => {
+    if (!controllerIds.includes(id))
+      report(
+        path,
+        `unknown controller ${id}; the cluster's controllers are ${controllerList} (cluster.controllers: ${controllerCount})`,
+      );
+  };
 
   const checkBroker = (path: DocPath, id: number) => {
     if (!brokers.has(id)) report(path, `unknown broker ${id}; the cluster's brokers are ${brokerList}`);
@@ -221,7 +268,12 @@ export function checkReferences(
   const checkNode = (path: DocPath, node: NodeRef) => {
     if (typeof node === 'number') return checkBroker(path, node);
     if (node === CONTROLLER_NODE_NAME || clients.has(node)) return;
-    report(path, `unknown node '${node}': expected a broker id, 'controller' or a client name`);
+    const controller = /^controller-(\d+)$/.exec(node);
+    if (controller) return checkController(path, Number(controller[1]));
+    report(
+      path,
+      `unknown node '${node}': expected a broker id, 'controller', 'controller-<id>' or a client name`,
+    );
   };
 
   // ---- timeline ---------------------------------------------------------------------------------------------------
@@ -260,6 +312,20 @@ export function checkReferences(
     );
   };
 
+  const checkControllerSelector = (path: DocPath, action: StepSpec['crashController'], index: number) => {
+    if (action === undefined) return;
+    const delayed = typeof action === 'object' && 'controller' in action;
+    const sel = delayed ? action.controller : action;
+    if (delayed) path = [...path, 'controller'];
+    if (sel === 'active') return;
+    if (typeof sel === 'number') return checkController(path, sel);
+    checkLabel([...path, 'controllerOf'], sel.controllerOf, index, (s) =>
+      s.crashController !== undefined || s.restartController !== undefined
+        ? undefined
+        : 'does not act on a controller (crashController or restartController)',
+    );
+  };
+
   let lastAt = -1;
   let lastAtIndex = -1;
   let lastReassign = -1;
@@ -278,7 +344,18 @@ export function checkReferences(
     }
     if (s.createTopic) checkTopicSpec(s.createTopic, [...path, 'createTopic']);
     if (s.alterTopic) checkTopic([...path, 'alterTopic', 'name'], s.alterTopic.name);
-    if (s.produce) checkTopic([...path, 'produce', 'topic'], s.produce.topic);
+    if (s.produce) {
+      checkTopic([...path, 'produce', 'topic'], s.produce.topic);
+      const { start, count } = s.produce;
+      for (const [j, n] of (s.produce.invalidJson ?? []).entries())
+        if (n < start || n >= start + count)
+          report(
+            [...path, 'produce', 'invalidJson', j],
+            `sequence ${n} is not produced by this step (it produces ${start}..${start + count - 1})`,
+          );
+    }
+    if (s.crashIngest)
+      checkClient([...path, 'crashIngest', 'name'], s.crashIngest.name, ['ingest'], 'ingest service');
     if (s.deleteTopic !== undefined) checkTopic([...path, 'deleteTopic'], s.deleteTopic);
     for (const key of ['start', 'stop'] as const) {
       const v = s[key];
@@ -296,6 +373,8 @@ export function checkReferences(
     }
     checkSelector([...path, 'crashBroker'], s.crashBroker, i);
     checkSelector([...path, 'restartBroker'], s.restartBroker, i);
+    checkControllerSelector([...path, 'crashController'], s.crashController, i);
+    checkControllerSelector([...path, 'restartController'], s.restartController, i);
     if (s.slowBroker) checkSelector([...path, 'slowBroker', 'broker'], s.slowBroker.broker, i);
     for (const [gi, g] of (s.partition ?? []).entries()) {
       for (const [ni, n] of g.entries()) checkNode([...path, 'partition', gi, ni], n);
@@ -358,6 +437,8 @@ export function checkReferences(
             ['ingest'],
             'ingest service',
           );
+        if ('ingest-losses' in pr)
+          checkClient([...path, 'print', 'ingest-losses'], pr['ingest-losses'], ['ingest'], 'ingest service');
       }
     }
     if (s.waitUntil) {
@@ -429,6 +510,11 @@ export function checkReferences(
       if (c.timing.from !== undefined) checkLabel([...path, 'timing', 'from'], c.timing.from);
       checkLabel([...path, 'timing', 'to'], c.timing.to);
     }
+    if (c.metadataLoad && !spec.cluster?.metadataLoad)
+      report(
+        [...path, 'metadataLoad'],
+        'needs a metadata append load: set cluster.metadataLoad: {rate: <records/s>}',
+      );
     for (const [i, x] of (c.all ?? []).entries()) checkCondition(x, [...path, 'all', i]);
     for (const [i, x] of (c.any ?? []).entries()) checkCondition(x, [...path, 'any', i]);
     if (c.not) checkCondition(c.not, [...path, 'not']);
@@ -457,6 +543,18 @@ export function checkReferences(
       if (m.timing.from !== undefined) checkLabel([...path, 'timing', 'from'], m.timing.from);
       checkLabel([...path, 'timing', 'to'], m.timing.to);
     }
+    if (m.metadataLoad && !spec.cluster?.metadataLoad)
+      report(
+        [...path, 'metadataLoad'],
+        'needs a metadata append load: set cluster.metadataLoad: {rate: <records/s>}',
+      );
+    if (m.errorWindow)
+      checkClient(
+        [...path, 'errorWindow', 'producer'],
+        m.errorWindow.producer,
+        ['producer', 'perfProducer'],
+        'producer',
+      );
   };
   for (const [name, m] of Object.entries(spec.metrics ?? {})) checkMetric(m, ['metrics', name]);
 

@@ -5,6 +5,7 @@ import { isAutoBalancerKey } from '../../models/balancer/index.ts';
 import { brokerDefaults } from '../../models/broker/index.ts';
 import { type ControllerConfig, DEFAULT_CONTROLLER_CONFIG } from '../../models/controller/index.ts';
 import type { LakeQueryResult } from '../../models/lake/index.ts';
+import { DEFAULT_QUORUM_CONFIG, type QuorumConfig } from '../../models/raft/index.ts';
 import { Cluster, type ClusterOptions } from '../cluster/index.ts';
 import {
   type Distribution,
@@ -16,10 +17,12 @@ import {
 } from '../sim/index.ts';
 import { ScenarioClients } from './clients.ts';
 import { type EvalContext, evaluate, measure, type StepRecord } from './conditions.ts';
+import { ErrorWindows } from './error-windows.ts';
 import { type LoadedScenario, loadScenarioFile, loadScenarioObject } from './load.ts';
 import {
   actionOf,
   brokerOfStep,
+  controllerOfStep,
   createTopic,
   describeStep,
   executeStep,
@@ -255,8 +258,14 @@ export function clusterOptionsOf(spec: ScenarioSpec, seed: number | string): Clu
   const serverProperties: Record<string, string> = {};
   // AutoMQ's auto-balancer keys (autobalancer.controller.enable=true in server.properties) turn it on.
   const autobalancer: Record<string, ConfigValue> = {};
+  // controller.quorum.* and kafkasim.raft.* keys configure the KRaft metadata quorum (Kafka's QuorumConfig).
+  const quorumConfig: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(c.configs ?? {})) {
     if (isAutoBalancerKey(key)) autobalancer[key] = value;
+    if (Object.hasOwn(DEFAULT_QUORUM_CONFIG, key)) {
+      quorumConfig[key] = typed((DEFAULT_QUORUM_CONFIG as Record<string, unknown>)[key], value);
+      continue;
+    }
     if (Object.hasOwn(brokerDefaults, key))
       brokerConfig[key] = typed((brokerDefaults as Record<string, unknown>)[key], value);
     if (Object.hasOwn(DEFAULT_CONTROLLER_CONFIG, key))
@@ -282,7 +291,19 @@ export function clusterOptionsOf(spec: ScenarioSpec, seed: number | string): Clu
     ...(Object.keys(autobalancer).some((k) => k.startsWith('autobalancer.')) ? { autobalancer } : {}),
     ...(latency ? { latency } : {}),
     ...(c.checkInvariantsEvery !== undefined ? { invariantEvery: c.checkInvariantsEvery } : {}),
+    ...(c.controllers !== undefined ? { controllers: c.controllers } : {}),
+    ...(Object.keys(quorumConfig).length ? { quorumConfig: quorumConfig as Partial<QuorumConfig> } : {}),
+    ...(c.metadataLoad ? { metadataLoad: { recordsPerSec: c.metadataLoad.rate } } : {}),
   };
+}
+
+/** One line that explains a Raft invariant violation a scenario's own settings invite. */
+function invariantHint(e: InvariantViolation, cluster: Cluster): string {
+  const raft = cluster.controller.raft;
+  if (!raft || raft.config['kafkasim.raft.flush.enable']) return '';
+  if (!['MonotonicHighWatermark', 'MajorityReachedHighWatermark', 'ReplicatedCounter'].includes(e.invariant))
+    return '';
+  return '. Hint: kafkasim.raft.flush.enable is false, so the Raft leader counted records it had not flushed toward the high watermark and followers did not flush; the crash lost committed records (KAFKA-10533)';
 }
 
 /** A server.properties value in the type of the model setting's default ('30000' -> 30000, 'true' -> true). */
@@ -304,6 +325,7 @@ class Run {
   cluster!: Cluster;
   private clients!: ScenarioClients;
   private invariantViolation: string | undefined;
+  private errorWindows: ErrorWindows | undefined;
   private error: string | undefined;
   private lastProgressEvents = 0;
   private currentStep = 0;
@@ -338,6 +360,15 @@ class Run {
     if (this.options.trace) this.cluster.sim.trace.subscribe(this.options.trace);
     this.options.onCluster?.(this.cluster);
     this.clients = new ScenarioClients(this.cluster, this.spec);
+    const windowed = Object.values(this.spec.metrics ?? {}).flatMap((m) =>
+      m.errorWindow ? [m.errorWindow.producer] : [],
+    );
+    if (windowed.length > 0) {
+      const clients = this.clients;
+      this.errorWindows = new ErrorWindows(this.cluster.sim, [...new Set(windowed)], (p) =>
+        clients.errorCount(p),
+      );
+    }
     this.records.push(
       ...this.spec.timeline.map(
         (s, index): StepRecord => ({
@@ -434,6 +465,8 @@ class Run {
       brokerIds: this.loaded.brokerIds,
       steps: this.labelled,
       invariantViolation: this.invariantViolation,
+      ...(this.errorWindows ? { errorWindows: this.errorWindows } : {}),
+      t0: this.t0,
     };
   }
 
@@ -458,8 +491,9 @@ class Run {
     } catch (e) {
       // Step failures, timeouts, invariant violations and model errors all stop the timeline; the messages
       // name the seed and virtual time where the kernel raised them.
-      if (e instanceof InvariantViolation) this.invariantViolation = e.message;
-      this.error = `${where}: ${e instanceof Error ? e.message : String(e)}`;
+      const hint = e instanceof InvariantViolation ? invariantHint(e, this.cluster) : '';
+      if (e instanceof InvariantViolation) this.invariantViolation = `${e.message}${hint}`;
+      this.error = `${where}: ${e instanceof Error ? e.message : String(e)}${hint}`;
       return false;
     }
   }
@@ -547,6 +581,10 @@ class Run {
               ? { condition: evaluate(step.waitUntil.condition, this.evalContext()).expected }
               : {}),
             ...optional('broker', brokerOfStep(step, { cluster: this.cluster, steps: this.labelled })),
+            ...optional(
+              'controller',
+              controllerOfStep(step, { cluster: this.cluster, steps: this.labelled }),
+            ),
           }),
           note: step.note,
           quiet: step.quiet ?? false,
@@ -559,6 +597,9 @@ class Run {
           lastReassign,
           print: step.quiet ? () => {} : this.print,
           sql: step.quiet ? () => {} : this.sqlPrint,
+          actedOnController: (id) => {
+            record.controller = id;
+          },
         };
         record.status = 'failed';
         const broker = this.act(step, i, ctx, record);

@@ -7,6 +7,7 @@ import { brokerDefaults } from '../../models/broker/index.ts';
 import { consumerConfig, groupConsumerConfig, producerConfig } from '../../models/clients/index.ts';
 import { DEFAULT_CONTROLLER_CONFIG, TOPIC_CONFIGS } from '../../models/controller/index.ts';
 import { INGEST_DEFAULTS } from '../../models/lake/index.ts';
+import { DEFAULT_QUORUM_CONFIG } from '../../models/raft/index.ts';
 import { CONDITION_KINDS, METRIC_KINDS, STEP_ACTIONS } from './types.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -56,6 +57,13 @@ function clusterConfigProperties(): Record<string, Schema> {
     props[key] = withDescription(
       typeOf(value),
       `Controller setting${key.startsWith('kafkasim.') ? ' (kafkasim model parameter)' : ''}; default ${defaultText(value)}.`,
+    );
+  }
+  for (const [key, value] of Object.entries(DEFAULT_QUORUM_CONFIG)) {
+    if (key === 'controller.quorum.voters' || key === 'controller.quorum.bootstrap.servers') continue;
+    props[key] = withDescription(
+      typeOf(value),
+      `KRaft metadata quorum setting${key.startsWith('kafkasim.') ? ' (kafkasim model parameter)' : ''}; default ${defaultText(value)}. Needs cluster.controllers >= 2.${key === 'kafkasim.raft.flush.enable' ? ' false removes the KAFKA-10533 flush guarantees (the leader counts unflushed records toward the high watermark, followers do not flush), so committed metadata can be lost when a majority crashes.' : ''}`,
     );
   }
   return props;
@@ -116,7 +124,13 @@ const conditionDescriptions: Record<(typeof CONDITION_KINDS)[number], string> = 
   ingest:
     "An ingest service's metrics (bend_ingest_kafka_ingest_rows_total, ..._ingest_errors_total, ..._consume_rows_total), its lost batches, and its workers' current assignment: `assigned` distinct partitions, the fewest and most per worker.",
   invariants:
-    '`held`: no model invariant was violated during the run (the run stops at the first violation).',
+    "`held`: no model invariant was violated during the run (the run stops at the first violation). With cluster.controllers >= 2 these include the Raft checks of Kafka's RaftEventSimulationTest (MonotonicHighWatermark, MonotonicEpoch, MajorityReachedHighWatermark, SingleLeader), and with metadataLoad the ReplicatedCounter check.",
+  quorum:
+    'The KRaft metadata quorum now: `leader` (a controller is active), `leaderChanges` (times the active controller changed after the first election), `epoch` (the highest Raft epoch among running controllers), `unavailableMs` (virtual ms without an active controller since the first election).',
+  metadataLoad:
+    "The metadata append load (cluster.metadataLoad): `exact` means every controller read the committed counter as exactly 1, 2, 3, ... and no acknowledged value is missing from the active controller's committed log; `committed` is the committed counter value, `acknowledged` the appends acknowledged as committed.",
+  metadataConsistent:
+    "`true`: an active controller exists and every running broker and controller holds exactly the active controller's committed metadata image (use it in waitUntil to wait for convergence).",
   all: 'Every condition in the list holds.',
   any: 'At least one condition in the list holds.',
   not: 'The condition does not hold.',
@@ -237,6 +251,7 @@ function conditionKindSchemas(): Record<string, Schema> {
           cmp,
           'Batches the service gave up on (their records are not in the Lake).',
         ),
+        lostRecords: withDescription(cmp, 'Records in the batches the service gave up on.'),
         assigned: withDescription(cmp, 'Distinct partitions in the workers’ current assignment.'),
         minPerWorker: withDescription(cmp, 'The fewest partitions a worker holds.'),
         maxPerWorker: withDescription(cmp, 'The most partitions a worker holds.'),
@@ -248,6 +263,7 @@ function conditionKindSchemas(): Record<string, Schema> {
           'errorsTotal',
           'consumeRowsTotal',
           'lostBatches',
+          'lostRecords',
           'assigned',
           'minPerWorker',
           'maxPerWorker',
@@ -255,6 +271,22 @@ function conditionKindSchemas(): Record<string, Schema> {
       },
     ),
     invariants: { type: 'string', enum: ['held'], title: "'held'" },
+    quorum: object(
+      {
+        leader: { type: 'boolean', description: 'A controller is active (true) or none is (false).' },
+        leaderChanges: cmp,
+        epoch: cmp,
+        unavailableMs: cmp,
+      },
+      [],
+      { anyOf: exactlyOne(['leader', 'leaderChanges', 'epoch', 'unavailableMs']) },
+    ),
+    metadataLoad: object(
+      { exact: { type: 'boolean', enum: [true], title: 'true' }, committed: cmp, acknowledged: cmp },
+      [],
+      { anyOf: exactlyOne(['exact', 'committed', 'acknowledged']) },
+    ),
+    metadataConsistent: { type: 'boolean', enum: [true], title: 'true' },
     all: { type: 'array', items: ref('condition'), minItems: 1 },
     any: { type: 'array', items: ref('condition'), minItems: 1 },
     not: ref('condition'),
@@ -296,6 +328,22 @@ function metricKindSchemas(): Record<(typeof METRIC_KINDS)[number], Schema> {
       ['topic', 'field'],
     ),
     timing: object({ from: ref('label'), to: ref('label') }, ['to']),
+    quorum: withDescription(
+      object({ field: { type: 'string', enum: ['leaderChanges', 'unavailableMs', 'epoch'] } }, ['field']),
+      'The metadata quorum: active-controller changes, virtual ms without an active controller, the Raft epoch.',
+    ),
+    metadataLoad: withDescription(
+      object({ field: { type: 'string', enum: ['committed', 'acknowledged', 'appended', 'abandoned'] } }, [
+        'field',
+      ]),
+      'The metadata append load: the committed counter value, appends acknowledged, made, abandoned by a failover.',
+    ),
+    errorWindow: withDescription(
+      object({ producer: name, field: { type: 'string', enum: ['windowMs', 'firstMs', 'lastMs'] } }, [
+        'producer',
+      ]),
+      'How long a producer saw produce errors: windowMs (default) from its first error to its last, or the timeline time of the first / last error; null when it saw none.',
+    ),
   };
 }
 
@@ -325,6 +373,14 @@ function stepActionSchemas(): Record<(typeof STEP_ACTIONS)[number], Schema> {
       'Crashes a broker: it loses everything not on disk and receives nothing until restarted.',
     ),
     restartBroker: withDescription(ref('brokerSelector'), 'Starts a crashed broker again.'),
+    crashController: withDescription(
+      ref('controllerAction'),
+      'Crashes a controller: it keeps only what its Raft log flushed (and its quorum state); with a quorum the others elect a new leader, which becomes the active controller.',
+    ),
+    restartController: withDescription(
+      ref('controllerAction'),
+      'Starts a controller again (crashing it first if it is up); it rejoins the quorum as a follower (a former leader restarts Resigned).',
+    ),
     partition: {
       type: 'array',
       items: { type: 'array', items: ref('nodeRef'), minItems: 1 },
@@ -371,10 +427,46 @@ function stepActionSchemas(): Record<(typeof STEP_ACTIONS)[number], Schema> {
             description: 'Record with sequence N goes to partition N % partitions.',
           },
           name: withDescription(ref('clientName'), 'Producer client name (default explicit-producer-<n>).'),
+          rate: {
+            type: 'number',
+            exclusiveMinimum: 0,
+            description:
+              'Records per second, handed to the producer in 10 ms steps (default: all at once, as the Go program does). A paced load keeps ingest batches in flight across a rebalance.',
+          },
+          invalidJson: {
+            type: 'array',
+            items: { type: 'integer', minimum: 0 },
+            minItems: 1,
+            uniqueItems: true,
+            description:
+              'Sequences whose value is written as broken JSON (cut before its closing brace): a bad record. The ingest batch that holds one cannot be built and is lost whole, as in bend-ingest-kafka; print `ingest-losses` shows which records and why.',
+          },
         },
         ['topic', 'start', 'count', 'partitions'],
       ),
       "Starts workflow B's explicit-partition load producer (key key-<N>, JSON value with the sequence); it prints `produced=N remaining=0 failed=0 elapsed=... rate=... msg/s` when done. The step does not wait for it.",
+    ),
+    lakeOutage: withDescription(
+      ref('duration'),
+      "Makes the Lake unavailable for this long from now: the sink's loads fail and are retried with backoff (1 s × 2^n, capped at maxRetryDelay, 10 attempts) and the HTTP API refuses connections. The step does not wait for the outage to end.",
+    ),
+    crashIngest: withDescription(
+      object(
+        {
+          name: ref('clientName'),
+          worker: {
+            type: 'integer',
+            minimum: 0,
+            description: 'Only when this worker ingests (default: any).',
+          },
+          restartAfter: withDescription(
+            ref('duration'),
+            'Starts the service again after this long (default: it stays down until a `start` step).',
+          ),
+        },
+        ['name'],
+      ),
+      'Arms a crash of an ingest service right after its next successful ingest and before the offset commit: the rows are in the Lake, the offsets are not committed, so the batch is read again (duplicates unless useReplaceMode). The step does not wait for the crash.',
     ),
     run: withDescription(ref('duration'), 'Runs the simulation for this long.'),
   };
@@ -484,10 +576,30 @@ export function buildScenarioSchema(): Schema {
         object({ brokerOf: ref('label') }, ['brokerOf']),
       ],
     },
+    controllerSelector: {
+      title: "a controller id (3000, ...), 'active' or {controllerOf: <step label>}",
+      description:
+        'A controller: by node id (3000 for the first, then 3001, ...), `active` (the Raft leader serving when the step runs), or the one an earlier step (by label) acted on.',
+      anyOf: [
+        { type: 'integer', minimum: 0 },
+        { type: 'string', enum: ['active'] },
+        object({ controllerOf: ref('label') }, ['controllerOf']),
+      ],
+    },
+    controllerAction: {
+      title: 'a controller selector, or {controller: <selector>, delay: <duration>}',
+      description:
+        'The controller to act on now, or `{controller, delay}`: act `delay` after the step starts while the next steps run (e.g. to crash the active controller in the middle of the createTopic step that follows); `active` is resolved when it acts.',
+      anyOf: [
+        ref('controllerSelector'),
+        object({ controller: ref('controllerSelector'), delay: ref('duration') }, ['controller', 'delay']),
+      ],
+    },
     nodeRef: {
       type: ['integer', 'string'],
-      title: "a broker id, 'controller' or a client name",
-      description: "A network node: a broker id, 'controller', or the name of a client.",
+      title: "a broker id, 'controller', 'controller-<id>' or a client name",
+      description:
+        "A network node: a broker id, 'controller' (the first controller, 3000), 'controller-<id>' (any controller of the quorum), or the name of a client.",
     },
     configValue: { type: ['string', 'number', 'boolean'], title: 'a string, number or boolean' },
     topic: object(
@@ -730,9 +842,9 @@ export function buildScenarioSchema(): Schema {
     },
     print: {
       title:
-        'one of describe-topic, list-topics, reassign-verify, delivery-report, or {describe-topic: <topic>}, {reassign-verify: <label>}, {delivery-report: <producer>}, {describe-group: <group>}, {ingest-metrics: <ingest>}, {sql: <query>}, {text: ...}',
+        'one of describe-topic, list-topics, reassign-verify, delivery-report, or {describe-topic: <topic>}, {reassign-verify: <label>}, {delivery-report: <producer>}, {describe-group: <group>}, {ingest-metrics: <ingest>}, {ingest-losses: <ingest>}, {sql: <query>}, {text: ...}',
       description:
-        "Prints tool output now: kafka-topics --describe (every topic, or one), --list, kafka-reassign-partitions --verify (of the last reassign step, or the one labelled), a producer's delivery report, kafka-consumer-groups --describe --group, an ingest service's metrics page, the result of a Lake SQL query as of this moment (needs runScenarioAsync, which `kafkasim run` uses), or a text line.",
+        "Prints tool output now: kafka-topics --describe (every topic, or one), --list, kafka-reassign-partitions --verify (of the last reassign step, or the one labelled), a producer's delivery report, kafka-consumer-groups --describe --group, an ingest service's metrics page or its lost batches (offsets and reason) and crashes between ingest and commit, the result of a Lake SQL query as of this moment (needs runScenarioAsync, which `kafkasim run` uses), or a text line.",
       anyOf: [
         { type: 'string', enum: ['describe-topic', 'list-topics', 'reassign-verify', 'delivery-report'] },
         object({ 'describe-topic': ref('topicName') }, ['describe-topic']),
@@ -740,6 +852,7 @@ export function buildScenarioSchema(): Schema {
         object({ 'delivery-report': ref('clientName') }, ['delivery-report']),
         object({ 'describe-group': { type: 'string', minLength: 1 } }, ['describe-group']),
         object({ 'ingest-metrics': ref('clientName') }, ['ingest-metrics']),
+        object({ 'ingest-losses': ref('clientName') }, ['ingest-losses']),
         object({ sql: { type: 'string', minLength: 1 } }, ['sql']),
         object({ text: { type: 'string' } }, ['text']),
       ],
@@ -869,6 +982,27 @@ export function buildScenarioSchema(): Schema {
             minimum: 1,
             description: 'Check model invariants after every N events (default 1: every event).',
           },
+          controllers: {
+            type: 'integer',
+            minimum: 1,
+            description:
+              'Controllers in the KRaft metadata quorum (node ids 3000, 3001, ...). Default 1: one controller on a local metadata log. 2 or more: each is a Raft voter, the Raft leader is the active controller, the others are standbys that answer NOT_CONTROLLER; controller.quorum.* and kafkasim.raft.* keys under configs tune the quorum.',
+          },
+          metadataLoad: object(
+            {
+              rate: {
+                type: 'number',
+                exclusiveMinimum: 0,
+                maximum: 1000,
+                description: 'Records per second the active controller appends.',
+              },
+            },
+            ['rate'],
+            {
+              description:
+                "A steady append load on the metadata log, like the Raft test server's workload: the active controller appends NoOpRecords numbered 1, 2, 3, ... (after a failover, the new active controller continues from the last committed number), and every controller checks that the committed numbers are exactly previous + 1 (the ReplicatedCounter invariant). See the metadataLoad condition and metric.",
+            },
+          ),
         }),
         'The simulated cluster: brokers (and racks), storage mode, server.properties, network latency.',
       ),

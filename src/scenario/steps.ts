@@ -13,12 +13,14 @@ import {
   type ReassignmentJson,
   tpString,
 } from '../format/index.ts';
-import { parseDuration } from '../sim/index.ts';
+import { formatDuration, parseDuration } from '../sim/index.ts';
 import type { ScenarioClients } from './clients.ts';
 import type { StepRecord } from './conditions.ts';
 import { stringify } from './references.ts';
 import type {
   BrokerSelector,
+  ControllerAction,
+  ControllerSelector,
   NodeRef,
   PrintSpec,
   ScenarioSpec,
@@ -52,6 +54,8 @@ export interface StepContext {
   print: (text: string) => void;
   /** Prints the result of a Lake SQL query as of now (the runner defers it: DuckDB answers asynchronously). */
   sql: (query: string) => void;
+  /** Told which controller a crashController/restartController step acted on (for `controllerOf`). */
+  actedOnController?: (id: number) => void;
 }
 
 /** The file name a reassign step's JSON is shown under: its `file`, else the step's label (`move` -> move.json). */
@@ -66,6 +70,8 @@ export interface DescribeContext {
   condition?: string;
   /** For broker steps: the broker the selector names right now. */
   broker?: number;
+  /** For controller steps: the controller the selector names right now. */
+  controller?: number;
 }
 
 /** The command line the step stands for (shown by the CLI before its output), or a short description. */
@@ -115,6 +121,7 @@ export function describeStep(step: StepSpec, index: number, ctx: DescribeContext
         return `$ kafka-consumer-groups.sh --bootstrap-server ${BOOTSTRAP} --describe --group ${p['describe-group']}`;
       if (typeof p === 'object' && 'ingest-metrics' in p)
         return `$ curl -s localhost:<metricsPort>/metrics   # ${p['ingest-metrics']}`;
+      if (typeof p === 'object' && 'ingest-losses' in p) return `# lost batches of ${p['ingest-losses']}`;
       if (typeof p === 'object' && 'sql' in p) return `# Lake SQL (POST /v1/query): ${p.sql}`;
       return '# print';
     }
@@ -133,6 +140,9 @@ export function describeStep(step: StepSpec, index: number, ctx: DescribeContext
     case 'crashBroker':
     case 'restartBroker':
       return `# ${a === 'crashBroker' ? 'crash' : 'restart'} broker ${selectorText(step[a]!, ctx.broker)}`;
+    case 'crashController':
+    case 'restartController':
+      return `# ${a === 'crashController' ? 'crash' : 'restart'} controller ${controllerActionText(step[a]!, ctx.controller)}`;
     case 'partition':
       return `# network partition: ${step.partition!.map((g) => `[${g.join(', ')}]`).join(' | ')}`;
     case 'isolate':
@@ -149,7 +159,17 @@ export function describeStep(step: StepSpec, index: number, ctx: DescribeContext
       return `# run ${step.run}`;
     case 'produce': {
       const p = step.produce!;
-      return `# produce ${p.count} records (sequences ${p.start}..${p.start + p.count - 1}) to ${p.topic}, sequence % ${p.partitions} -> partition`;
+      const bad = p.invalidJson?.length ? `; broken JSON at sequence ${p.invalidJson.join(', ')}` : '';
+      const pace = p.rate !== undefined ? ` at ${p.rate} records/s` : '';
+      return `# produce ${p.count} records (sequences ${p.start}..${p.start + p.count - 1}) to ${p.topic}${pace}, sequence % ${p.partitions} -> partition${bad}`;
+    }
+    case 'lakeOutage':
+      return `# the Lake is unavailable for ${step.lakeOutage}`;
+    case 'crashIngest': {
+      const c = step.crashIngest!;
+      const who = c.worker !== undefined ? `worker-${c.worker} of ${c.name}` : c.name;
+      const restart = c.restartAfter !== undefined ? `, restart after ${c.restartAfter}` : '';
+      return `# ${who} crashes after its next ingest, before the commit${restart}`;
     }
   }
 }
@@ -159,6 +179,58 @@ function selectorText(sel: BrokerSelector, resolved: number | undefined): string
   const id = resolved !== undefined ? `${resolved} ` : '';
   if ('leaderOf' in sel) return `${id}(the leader of ${sel.leaderOf.topic}-${sel.leaderOf.partition})`;
   return `${id}(the broker of step '${sel.brokerOf}')`;
+}
+
+/** A controller step's selector, and its delay if it acts later. */
+function controllerAction(action: ControllerAction): { sel: ControllerSelector; delay: number } {
+  if (typeof action === 'object' && 'controller' in action)
+    return { sel: action.controller, delay: parseDuration(action.delay) };
+  return { sel: action, delay: 0 };
+}
+
+function controllerActionText(action: ControllerAction, resolved: number | undefined): string {
+  const { sel, delay } = controllerAction(action);
+  if (delay > 0)
+    return `${controllerSelectorText(sel, undefined)} in ${formatDuration(delay)} (the next steps run meanwhile)`;
+  return controllerSelectorText(sel, resolved);
+}
+
+function controllerSelectorText(sel: ControllerSelector, resolved: number | undefined): string {
+  if (typeof sel === 'number') return String(sel);
+  const id = resolved !== undefined ? `${resolved} ` : '';
+  if (sel === 'active') return `${id}(the active controller)`;
+  return `${id}(the controller of step '${sel.controllerOf}')`;
+}
+
+/** The controller a controller step names right now, if it names one that can be found. */
+export function controllerOfStep(
+  step: StepSpec,
+  ctx: Pick<StepContext, 'cluster' | 'steps'>,
+): number | undefined {
+  const action = step.crashController ?? step.restartController;
+  if (action === undefined) return undefined;
+  try {
+    return resolveController(controllerAction(action).sel, ctx);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A controller selector as a node id (3000, ...): by id, the active controller now, or an earlier step's. */
+export function resolveController(
+  sel: ControllerSelector,
+  ctx: Pick<StepContext, 'cluster' | 'steps'>,
+): number {
+  if (typeof sel === 'number') return sel;
+  if (sel === 'active') {
+    const active = ctx.cluster.quorumStatus().activeController;
+    if (active === undefined)
+      throw new StepFailure('no controller is active right now (the quorum has no leader)');
+    return active;
+  }
+  const c = ctx.steps.get(sel.controllerOf)?.controller;
+  if (c === undefined) throw new StepFailure(`step '${sel.controllerOf}' has not acted on a controller`);
+  return c;
 }
 
 /** The broker a broker step names right now, if it names one that can be found. */
@@ -191,6 +263,7 @@ export function resolveBroker(sel: BrokerSelector, ctx: Pick<StepContext, 'clust
 
 function nodeId(ref: NodeRef): string {
   if (typeof ref === 'number') return `broker-${ref}`;
+  // 'controller' is the first controller; 'controller-<id>' names any controller of a quorum (its network id).
   return ref === 'controller' ? CONTROLLER_NODE : ref;
 }
 
@@ -310,6 +383,20 @@ export function executeStep(step: StepSpec, index: number, ctx: StepContext): nu
       cluster.restartBroker(id);
       return id;
     }
+    case 'crashController':
+    case 'restartController': {
+      const { sel, delay } = controllerAction(step[a]!);
+      const act = () => {
+        const id = resolveController(sel, ctx);
+        if (a === 'crashController') cluster.crashController(id);
+        else cluster.restartController(id);
+        ctx.actedOnController?.(id);
+      };
+      // A delayed fault lands in the middle of whatever the next steps do (an admin request in flight).
+      if (delay > 0) cluster.sim.schedule(delay, act, `scenario.${a}`);
+      else act();
+      return undefined;
+    }
     case 'partition':
       cluster.sim.network.partition(step.partition!.map((g) => g.map(nodeId)));
       return undefined;
@@ -341,6 +428,21 @@ export function executeStep(step: StepSpec, index: number, ctx: StepContext): nu
         count: p.count,
         partitions: p.partitions,
         ...(p.name !== undefined ? { name: p.name } : {}),
+        ...(p.invalidJson ? { invalidJson: p.invalidJson } : {}),
+        ...(p.rate !== undefined ? { rate: p.rate } : {}),
+      });
+      return undefined;
+    }
+    case 'lakeOutage':
+      cluster.lake.outage(step.lakeOutage!, (delay, fn) =>
+        cluster.sim.schedule(delay, fn, 'lake.outage-end'),
+      );
+      return undefined;
+    case 'crashIngest': {
+      const c = step.crashIngest!;
+      ctx.clients.ingestService(c.name).crashBeforeNextCommit({
+        ...(c.worker !== undefined ? { worker: c.worker } : {}),
+        ...(c.restartAfter !== undefined ? { restartAfter: parseDuration(c.restartAfter) } : {}),
       });
       return undefined;
     }
@@ -403,6 +505,14 @@ function printTool(p: PrintSpec, ctx: StepContext): void {
   if (typeof p === 'object' && 'ingest-metrics' in p) {
     try {
       print(ctx.clients.ingestService(p['ingest-metrics']).metrics.text());
+    } catch (e) {
+      throw new StepFailure((e as Error).message);
+    }
+    return;
+  }
+  if (typeof p === 'object' && 'ingest-losses' in p) {
+    try {
+      print(ctx.clients.ingestService(p['ingest-losses']).lossReport());
     } catch (e) {
       throw new StepFailure((e as Error).message);
     }

@@ -28,6 +28,10 @@ export interface ClusterSpec {
   configs?: Record<string, ConfigValue>;
   latency?: DurationText | Distribution;
   checkInvariantsEvery?: number;
+  /** Controllers in the KRaft metadata quorum (node ids 3000, 3001, ...). Default 1. */
+  controllers?: number;
+  /** A steady append load on the metadata log: numbered NoOpRecords the active controller appends. */
+  metadataLoad?: { rate: number };
 }
 
 export type ClientFlavour = 'java' | 'librdkafka';
@@ -109,6 +113,12 @@ export interface TopicPartitionSpec {
 /** A broker id, the broker leading a partition when the step runs, or the broker an earlier step acted on. */
 export type BrokerSelector = number | { leaderOf: TopicPartitionSpec } | { brokerOf: string };
 
+/** A controller id (3000...), the active controller when the step runs, or the one an earlier step acted on. */
+export type ControllerSelector = number | 'active' | { controllerOf: string };
+
+/** A controller step: a selector (act now), or a selector and a delay (act that long after the step starts). */
+export type ControllerAction = ControllerSelector | { controller: ControllerSelector; delay: DurationText };
+
 /** A network node: a broker id, `controller`, or a client name. */
 export type NodeRef = number | string;
 
@@ -121,6 +131,7 @@ export type PrintSpec =
   | { 'delivery-report': string }
   | { 'describe-group': string }
   | { 'ingest-metrics': string }
+  | { 'ingest-losses': string }
   | { sql: string }
   | { text: string };
 
@@ -131,6 +142,19 @@ export interface ProduceSpec {
   count: number;
   partitions: number;
   name?: string;
+  /** Sequences whose value is written as broken JSON (a bad record: its whole ingest batch fails). */
+  invalidJson?: number[];
+  /** Records per second (default: all at once, as the Go program does). */
+  rate?: number;
+}
+
+/** The ingest service crashes after its next successful ingest and before the commit (duplicates follow). */
+export interface CrashIngestSpec {
+  name: string;
+  /** Only when this worker ingests (default: any worker). */
+  worker?: number;
+  /** Starts the service again after this long (default: it stays down until a `start` step). */
+  restartAfter?: DurationText;
 }
 
 export interface ReassignSpec {
@@ -160,6 +184,8 @@ export interface StepSpec {
   stop?: string | string[];
   crashBroker?: BrokerSelector;
   restartBroker?: BrokerSelector;
+  crashController?: ControllerAction;
+  restartController?: ControllerAction;
   partition?: NodeRef[][];
   isolate?: NodeRef;
   dropOutbound?: { from: NodeRef; to: NodeRef | NodeRef[] };
@@ -168,6 +194,8 @@ export interface StepSpec {
   waitUntil?: WaitUntilSpec;
   print?: PrintSpec;
   produce?: ProduceSpec;
+  lakeOutage?: DurationText;
+  crashIngest?: CrashIngestSpec;
   run?: DurationText;
 }
 
@@ -180,6 +208,8 @@ export const STEP_ACTIONS = [
   'stop',
   'crashBroker',
   'restartBroker',
+  'crashController',
+  'restartController',
   'partition',
   'isolate',
   'dropOutbound',
@@ -188,6 +218,8 @@ export const STEP_ACTIONS = [
   'waitUntil',
   'print',
   'produce',
+  'lakeOutage',
+  'crashIngest',
   'run',
 ] as const satisfies readonly (keyof StepSpec)[];
 
@@ -235,11 +267,24 @@ export interface Condition {
     errorsTotal?: Comparison;
     consumeRowsTotal?: Comparison;
     lostBatches?: Comparison;
+    lostRecords?: Comparison;
     assigned?: Comparison;
     minPerWorker?: Comparison;
     maxPerWorker?: Comparison;
   };
   invariants?: 'held';
+  quorum?: {
+    leader?: boolean;
+    leaderChanges?: Comparison;
+    epoch?: Comparison;
+    unavailableMs?: Comparison;
+  };
+  metadataLoad?: {
+    exact?: true;
+    committed?: Comparison;
+    acknowledged?: Comparison;
+  };
+  metadataConsistent?: true;
   all?: Condition[];
   any?: Condition[];
   not?: Condition;
@@ -264,6 +309,9 @@ export const CONDITION_KINDS = [
   'groupLag',
   'ingest',
   'invariants',
+  'quorum',
+  'metadataLoad',
+  'metadataConsistent',
   'all',
   'any',
   'not',
@@ -294,6 +342,9 @@ export interface MetricSpec {
   };
   offsets?: { topic: string; partitions?: number[]; field: 'highWatermark' | 'logEndOffset' };
   timing?: { from?: string; to: string };
+  quorum?: { field: 'leaderChanges' | 'unavailableMs' | 'epoch' };
+  metadataLoad?: { field: 'committed' | 'acknowledged' | 'appended' | 'abandoned' };
+  errorWindow?: { producer: string; field?: 'windowMs' | 'firstMs' | 'lastMs' };
 }
 
 export const METRIC_KINDS = [
@@ -304,6 +355,9 @@ export const METRIC_KINDS = [
   'perf',
   'offsets',
   'timing',
+  'quorum',
+  'metadataLoad',
+  'errorWindow',
 ] as const satisfies readonly (keyof MetricSpec)[];
 
 export interface ScenarioSpec {
