@@ -14,13 +14,31 @@ export interface ExplicitProducerOptions {
   partitions: number;
   /** Flush timeout: records not delivered by then are `remaining`. Default 60 s. */
   flushTimeoutMs?: number;
+  /**
+   * Sequences written as broken JSON (the value cut before its closing brace), the fault of a bad upstream
+   * producer: the sink cannot build the batch that holds one, and loses that whole batch.
+   */
+  invalidJson?: readonly number[];
+  /**
+   * Records per second, sent in 10 ms steps; without it every record is handed to the producer at once, as the
+   * Go program does. A paced load keeps batches in flight across a rebalance (what-if variants).
+   */
+  rate?: number;
 }
+
+/** How often a paced run hands the records that are due to the producer. */
+const PACE_TICK_MS = 10;
 
 export interface ExplicitProducerResult {
   produced: number;
   remaining: number;
   failed: number;
   elapsedMs: number;
+}
+
+/** A value that is not JSON: sequence `n`'s value without its closing brace. */
+export function invalidRecordValue(n: number, p: number): string {
+  return loadRecordValue(n, p).slice(0, -1);
 }
 
 /** The value of sequence `n` on partition `p`, byte for byte as the Go program formats it. */
@@ -34,11 +52,14 @@ export class ExplicitProducerRun {
   startedAt = 0;
   finishedAt: number | undefined;
   private readonly listeners: ((r: ExplicitProducerResult) => void)[] = [];
+  private readonly invalid: ReadonlySet<number>;
 
   constructor(
     readonly producer: Producer,
     readonly options: ExplicitProducerOptions,
-  ) {}
+  ) {
+    this.invalid = new Set(options.invalidJson ?? []);
+  }
 
   /** Called once with the result, when every record is delivered or failed, or the flush timed out. */
   onDone(listener: (r: ExplicitProducerResult) => void): void {
@@ -50,23 +71,58 @@ export class ExplicitProducerRun {
   }
 
   start(): void {
-    const { topic, start, count, partitions } = this.options;
+    const { count, rate } = this.options;
     const p = this.producer;
     this.startedAt = p.sim.now;
+    if (rate === undefined) {
+      this.sendRange(0, count);
+      this.flushAndWait();
+      return;
+    }
+    let sent = 0;
+    const tick = () => {
+      const due = Math.min(count, Math.floor(((p.sim.now - this.startedAt) * rate) / 1000) + 1);
+      if (due > sent) this.sendRange(sent, due);
+      sent = Math.max(sent, due);
+      if (sent < count) return;
+      ticker.cancel();
+      this.flushAndWait();
+    };
+    const ticker = p.every(PACE_TICK_MS, tick, 'explicit-producer.pace');
+    tick();
+  }
+
+  /** Hands records `from`..`to`-1 (indexes into the run) to the producer. */
+  private sendRange(from: number, to: number): void {
+    const { topic, start, count, partitions } = this.options;
+    const invalid = this.invalid;
+    const p = this.producer;
     // The producer calls a record's callback once, with its batch's result.
     const settle = (r: DeliveryResult) => {
       if (r.error) this.failed++;
       else this.delivered++;
       if (this.delivered + this.failed >= count) this.finish();
     };
-    for (let i = 0; i < count; i++) {
+    for (let i = from; i < to; i++) {
       const sequence = start + i;
       const partition = sequence % partitions;
       p.send(
-        { topic, partition, key: `key-${sequence}`, value: loadRecordValue(sequence, partition) },
+        {
+          topic,
+          partition,
+          key: `key-${sequence}`,
+          value: invalid.has(sequence)
+            ? invalidRecordValue(sequence, partition)
+            : loadRecordValue(sequence, partition),
+        },
         settle,
       );
     }
+  }
+
+  /** Flush(timeout): records not delivered when it expires are `remaining`. */
+  private flushAndWait(): void {
+    const p = this.producer;
     p.flush();
     p.schedule(this.options.flushTimeoutMs ?? 60_000, () => this.finish(), 'explicit-producer.flush-timeout');
   }

@@ -296,6 +296,31 @@ export class IngestService extends SimNode {
     return out;
   }
 
+  /**
+   * Which records the run lost and why, and which it will see twice: one line per lost batch (its offsets, the
+   * reason, the bad record) and per crash between ingest and commit. Times are virtual seconds.
+   */
+  lossReport(): string {
+    const ranges = (rs: readonly OffsetRange[]) =>
+      rs.map((r) => `${r.topic}[${r.partition}]@${r.from}-${r.to}`).join(' ');
+    const at = (t: number) => `${(t / 1000).toFixed(3)}s`;
+    const lines = [
+      ...this.losses.map(
+        (l) =>
+          `${at(l.time)} worker-${l.worker} LOST ${l.records} records ${ranges(l.ranges)}: ${l.reason}${l.badRecord ? ` (not retried: the batch file cannot be built)` : ' (retries exhausted)'}`,
+      ),
+      ...this.incidents.map(
+        (i) =>
+          `${at(i.time)} worker-${i.worker} crashed between ingest and commit: ${i.records} records ${ranges(i.ranges)} are in the Lake but not committed (read again: duplicates unless useReplaceMode)`,
+      ),
+    ];
+    const lost = this.losses.reduce((n, l) => n + l.records, 0);
+    lines.push(
+      `${this.id}: ${this.losses.length} batch(es) lost, ${lost} record(s); ${this.incidents.length} crash(es) between ingest and commit`,
+    );
+    return `${lines.join('\n')}\n`;
+  }
+
   /** Log lines at level error or fatal (what the guide greps for). */
   errorLines(): string[] {
     return this.logLines.filter((l) => / level=(error|fatal) /.test(l));
