@@ -13,8 +13,12 @@ export type * from './recording.ts';
 export { type RunReportInput, runReportCharts, runReportHtml, runReportPage } from './run-report.ts';
 export { type SweepReportInput, sweepCharts, sweepReportHtml, xAxisOf } from './sweep-report.ts';
 export {
+  controllerAvailability,
   countMoves,
+  lastPlacementChange,
   loadDeviation,
+  type RaftTimeline,
+  type RoleInterval,
   raftTimeline,
   WHATIF_METRIC_NAMES,
   WHATIF_METRICS,

@@ -2,11 +2,11 @@
 // public objects, listens to producers, consumers and the trace, and never schedules an event, so a run with a
 // recorder has the same events, trace hash and result as one without.
 //
-// Sampling needs a call after events, and the kernel's only public after-event hook is an invariant: the sampler
-// registers one that always holds. (A timer would add events to the queue and could move the moment a waitUntil
-// sees its condition, i.e. change the run.) Between two events nothing changes, so sampling at the first event
-// after a sample time sees the state of that time.
+// Sampling needs a call after events: the kernel's passive after-event hook (sim.onAfterEvent). A timer would add
+// events to the queue and could move the moment a waitUntil sees its condition, i.e. change the run. Between two
+// events nothing changes, so sampling at the first event after a sample time sees the state of that time.
 import type { Consumer, DeliveryResult, Producer, ProducerEvent } from '../../models/clients/index.ts';
+import { GroupSinkConsumer, type IngestService, LocalGroupConsumer } from '../../models/lake/index.ts';
 import type { MetadataImage } from '../../models/metadata/index.ts';
 import type { Cluster } from '../cluster/index.ts';
 import type { ScenarioResult } from '../scenario/index.ts';
@@ -38,6 +38,8 @@ const KEPT_KINDS = [
   'node.start',
   'node.stop',
   'controller.elect',
+  'controller.ready',
+  'controller.renounce',
   'controller.reassign',
   'controller.create-partitions',
   'controller.fence',
@@ -95,6 +97,8 @@ export class RunRecorder {
   private readonly events: TraceEvent[] = [];
   private readonly perFamily = new Map<string, number>();
   private eventsDropped = 0;
+  /** Ingest services whose workers' consumers are not tracked yet. */
+  private ingestServices: IngestService[] = [];
   private unsubscribe: (() => void) | undefined;
   private removeSampler: (() => void) | undefined;
 
@@ -116,9 +120,10 @@ export class RunRecorder {
     this.lastSampleAt = cluster.now;
     this.nextSampleAt = cluster.now + this.sampleMs;
     this.unsubscribe = cluster.sim.trace.subscribe(this.onTrace);
+    this.noteQuorumState(cluster);
     // Clients are created when a scenario starts them: wrap the cluster's factories on this instance to see
-    // each one as it is made (the cluster has no client-created listener). Clients a model makes itself (the
-    // Lake's ingest workers) are not seen.
+    // each one as it is made (the cluster has no client-created listener). The ingest service makes its
+    // workers' consumers itself: they are read from the service once it has started.
     const makeProducer = cluster.producer.bind(cluster);
     cluster.producer = (name, options) => {
       const p = makeProducer(name, options);
@@ -137,8 +142,59 @@ export class RunRecorder {
       this.consumers.set(name, c);
       return c;
     };
-    this.removeSampler = cluster.sim.addInvariant('report.sampler (always holds)', this.afterEvent);
+    const makeIngestService = cluster.ingestService.bind(cluster);
+    cluster.ingestService = (config, options) => {
+      const svc = makeIngestService(config, options);
+      this.ingestServices.push(svc);
+      return svc;
+    };
+    this.removeSampler = cluster.sim.onAfterEvent(this.afterEvent);
   };
+
+  /**
+   * Attached to a running cluster (createCluster starts it), the recorder has missed the elections so far: the
+   * Raft roles and the active controller as they are now are recorded as events of this moment, marked
+   * `observed: true`, so that the Raft metrics and the role timeline start from the truth, not from nothing.
+   */
+  private noteQuorumState(cluster: Cluster): void {
+    for (const c of cluster.controllers) {
+      if (!c.up) continue;
+      const raft = c.raft;
+      if (raft && raft.role !== 'down')
+        this.onTrace({
+          t: cluster.now,
+          kind: 'raft.role',
+          node: c.id,
+          role: raft.role,
+          epoch: raft.epoch,
+          leaderId: raft.leaderId ?? null,
+          observed: true,
+        });
+      if (c.ready) this.onTrace({ t: cluster.now, kind: 'controller.ready', node: c.id, observed: true });
+    }
+  }
+
+  /**
+   * The services' workers' consumers, under the workers' client ids (`<service>-worker-<i>`). A service makes
+   * them when it first starts, which may be after it was created.
+   */
+  private trackIngestWorkers(): void {
+    const waiting = this.ingestServices.filter((svc) => svc.consumers.length === 0);
+    for (const svc of this.ingestServices) if (svc.consumers.length > 0) this.trackConsumersOf(svc);
+    this.ingestServices = waiting;
+  }
+
+  private trackConsumersOf(svc: IngestService): void {
+    for (const sink of svc.consumers) {
+      const c =
+        sink instanceof GroupSinkConsumer
+          ? sink.member
+          : sink instanceof LocalGroupConsumer
+            ? sink.consumer
+            : undefined;
+      if (c) this.consumers.set(sink.clientId, c);
+    }
+  }
 
   private onTrace = (e: TraceEvent): void => {
     if (e.kind === 'controller.create-partitions') this.noteAlter(e);
@@ -209,13 +265,13 @@ export class RunRecorder {
     b.partitions.add(e.partition);
   }
 
-  private afterEvent = (): undefined => {
+  private afterEvent = (): void => {
     const cluster = this.cluster!;
+    if (this.ingestServices.length > 0) this.trackIngestWorkers();
     const image = cluster.image;
     if (image !== this.lastImage) this.diffPlacement(image, cluster.now);
     if (this.consumers.size > 0) this.checkAssigned(cluster.now);
     if (cluster.now >= this.nextSampleAt) this.sample(cluster.now);
-    return undefined;
   };
 
   private diffPlacement(image: MetadataImage, t: number): void {

@@ -33,12 +33,13 @@ export const WHATIF_METRICS: readonly WhatIfMetric[] = [
     name: 'maxLoadDeviation',
     unit: 'ratio',
     description:
-      "Largest distance of a live broker's network-in from the live brokers' mean, over the mean (5 s windows; 0.25 = 25%).",
+      "Largest load deviation once placement has settled: over the 5 s windows that begin after the run's last partition move or leader change (a balancer's last move, a failover), the largest distance of a live broker's network-in from the live brokers' mean, over the mean (0.25 = 25%). The imbalance a setup step or a fault makes on purpose (a broker back with nothing) is the question, not the answer, so windows before it settles do not count. n/a when no settled window has traffic.",
   },
   {
     name: 'finalLoadDeviation',
     unit: 'ratio',
-    description: 'The same deviation in the last 5 s window with traffic.',
+    description:
+      'The same deviation in the last 5 s window with traffic (whether placement had settled or not).',
   },
   {
     name: 'produceErrors',
@@ -91,13 +92,21 @@ export const WHATIF_METRICS: readonly WhatIfMetric[] = [
   },
   {
     name: 'raftLeaderChanges',
-    unit: 'changes',
-    description: 'Times the Raft leader changed after the first election (n/a without raft.* role events).',
+    unit: 'elections',
+    description:
+      'KRaft leader elections after the first leader the run saw: each new leader epoch counts, also when the same controller wins again (n/a without raft.role events).',
   },
   {
     name: 'raftUnavailableMs',
     unit: 'ms',
-    description: 'Time without a Raft leader after the first election (n/a without raft.* role events).',
+    description:
+      "Time without a KRaft leader after the first one: no controller in role leader, a crashed leader's role ending at its crash and a leader's term at the election of a later epoch (n/a without raft.role events).",
+  },
+  {
+    name: 'controllerUnavailableMs',
+    unit: 'ms',
+    description:
+      'Time without an active controller after the first one activated (controller.ready until controller.renounce or its crash); with a quorum this is the leaderless time plus the new leader catching up before it serves (n/a without controller.ready events).',
   },
 ];
 
@@ -115,6 +124,7 @@ export function whatIfMetrics(
   const deviation = loadDeviation(rec);
   const lag = lagTotals(rec);
   const raft = raftTimeline(rec.events, rec.end);
+  const controller = controllerAvailability(rec.events, rec.end);
   const generations = rec.events.filter((e) => e.kind === 'group.join-completed').length;
   const anyGroup = rec.events.some((e) => e.kind.startsWith('group.'));
   const firstAlter = rec.alters[0];
@@ -139,6 +149,7 @@ export function whatIfMetrics(
     groupRebalances: anyGroup ? generations : null,
     raftLeaderChanges: raft ? raft.leaderChanges : null,
     raftUnavailableMs: raft ? round(raft.unavailableMs) : null,
+    controllerUnavailableMs: controller ? round(controller.unavailableMs) : null,
   };
 }
 
@@ -217,9 +228,13 @@ export function balancerTiming(rec: Recording): BalancerTiming {
   };
 }
 
-/** Max and final relative deviation of live brokers' network-in over trailing windows. */
+/**
+ * Relative deviation of live brokers' network-in over trailing 5 s windows: `final` in the last window with
+ * traffic, `max` over the windows that begin at or after the last placement change (see maxLoadDeviation).
+ */
 export function loadDeviation(rec: Recording): { max: number | null; final: number | null } {
   const span = Math.max(1, Math.round(LOAD_WINDOW_MS / rec.sampleMs));
+  const settledAt = lastPlacementChange(rec.placement);
   let max: number | null = null;
   let final: number | null = null;
   for (let i = span - 1; i < rec.times.length; i++) {
@@ -240,10 +255,35 @@ export function loadDeviation(rec: Recording): { max: number | null; final: numb
     if (mean <= 0) continue;
     const dev = Math.max(...loads.map((l) => Math.abs(l - mean))) / mean;
     const rounded = Math.round(dev * 1e4) / 1e4;
-    if (max === null || rounded > max) max = rounded;
     final = rounded;
+    // Sample j covers (times[j-1], times[j]]; the first one starts a sample period before times[0].
+    const windowStart = i - span >= 0 ? rec.times[i - span]! : rec.times[0]! - rec.sampleMs;
+    if (windowStart >= settledAt && (max === null || rounded > max)) max = rounded;
   }
   return { max, final };
+}
+
+/**
+ * When placement last changed: a partition appeared, or its leader or replica set changed (ISR changes move no
+ * traffic between brokers and do not count). -Infinity without placement data.
+ */
+export function lastPlacementChange(placement: readonly PlacementChange[]): number {
+  const last = new Map<string, PlacementChange>();
+  let at = Number.NEGATIVE_INFINITY;
+  for (const p of placement) {
+    const key = `${p.topic}-${p.partition}`;
+    const before = last.get(key);
+    last.set(key, p);
+    if (
+      before &&
+      before.leader === p.leader &&
+      before.replicas.length === p.replicas.length &&
+      before.replicas.every((r, i) => r === p.replicas[i])
+    )
+      continue;
+    if (p.t > at) at = p.t;
+  }
+  return at;
 }
 
 function lagTotals(rec: Recording): { max: number | null; final: number | null } {
@@ -267,14 +307,20 @@ export interface RoleInterval {
   end: number;
 }
 
+export interface RaftTimeline {
+  /** Each node's roles as the node saw them (a deposed leader that has not heard yet still says leader). */
+  intervals: RoleInterval[];
+  /** Leader terms as the quorum had them: a term ends when its leader leaves the role or a later epoch elects. */
+  leaders: RoleInterval[];
+  leaderChanges: number;
+  unavailableMs: number;
+}
+
 /**
- * Raft roles over time from `raft.*` events that carry the new `role` (or `to`) of their node, with `epoch` when
- * known; a crashed node (node.crash) has no role until its next event. Undefined when the run has no such events.
+ * Raft roles over time from models/raft's `raft.role` events ({role, epoch, leaderId}); a crashed or stopped node
+ * (node.crash, node.stop) has no role until its next event. Undefined when the run has no such events.
  */
-export function raftTimeline(
-  events: readonly TraceEvent[],
-  end: number,
-): { intervals: RoleInterval[]; leaderChanges: number; unavailableMs: number } | undefined {
+export function raftTimeline(events: readonly TraceEvent[], end: number): RaftTimeline | undefined {
   const open = new Map<string, RoleInterval>();
   const intervals: RoleInterval[] = [];
   const close = (node: string, t: number) => {
@@ -290,29 +336,70 @@ export function raftTimeline(
       if (e.node !== undefined) close(e.node, e.t);
       continue;
     }
-    if (!e.kind.startsWith('raft.') || e.node === undefined) continue;
-    const role = typeof e.role === 'string' ? e.role : typeof e.to === 'string' ? e.to : undefined;
-    if (role === undefined) continue;
+    if (e.kind !== 'raft.role' || e.node === undefined || typeof e.role !== 'string') continue;
     any = true;
-    const cur = open.get(e.node);
+    const role = e.role.toLowerCase();
     const epoch = typeof e.epoch === 'number' ? e.epoch : null;
+    const cur = open.get(e.node);
     if (cur && cur.role === role && cur.epoch === epoch) continue;
     close(e.node, e.t);
-    open.set(e.node, { node: e.node, role: role.toLowerCase(), epoch, start: e.t, end });
+    open.set(e.node, { node: e.node, role, epoch, start: e.t, end });
   }
   if (!any) return undefined;
   for (const node of [...open.keys()]) close(node, end);
   intervals.sort((a, b) => a.start - b.start || (a.node < b.node ? -1 : 1));
-  const leaders = intervals.filter((i) => i.role === 'leader');
-  // Unavailability: after the first leader, the time covered by no leader interval.
-  let unavailableMs = 0;
-  if (leaders.length > 0) {
-    let coveredTo = leaders[0]!.start;
-    for (const l of leaders) {
-      if (l.start > coveredTo) unavailableMs += l.start - coveredTo;
-      coveredTo = Math.max(coveredTo, l.end);
-    }
-    if (coveredTo < end) unavailableMs += end - coveredTo;
+  const leaders = intervals.filter((i) => i.role === 'leader').map((i) => ({ ...i }));
+  // A later epoch's election deposes the old leader whether or not it has heard (it can no longer commit).
+  for (const l of leaders) {
+    for (const later of leaders)
+      if (later.start >= l.start && later.epoch !== null && l.epoch !== null && later.epoch > l.epoch)
+        l.end = Math.min(l.end, later.start);
   }
-  return { intervals, leaderChanges: Math.max(0, leaders.length - 1), unavailableMs };
+  return {
+    intervals,
+    leaders,
+    leaderChanges: Math.max(0, leaders.length - 1),
+    unavailableMs: uncovered(leaders, end),
+  };
+}
+
+/** Time after the first interval's start that no interval covers, up to `end`. */
+function uncovered(intervals: readonly { start: number; end: number }[], end: number): number {
+  const sorted = [...intervals].sort((a, b) => a.start - b.start);
+  if (sorted.length === 0) return 0;
+  let gap = 0;
+  let coveredTo = sorted[0]!.start;
+  for (const i of sorted) {
+    if (i.start > coveredTo) gap += i.start - coveredTo;
+    coveredTo = Math.max(coveredTo, i.end);
+  }
+  if (coveredTo < end) gap += end - coveredTo;
+  return gap;
+}
+
+/**
+ * When a controller was active (serving requests), from models/controller's `controller.ready` and
+ * `controller.renounce` events and its node's crash or stop. Undefined when the run has no controller.ready.
+ */
+export function controllerAvailability(
+  events: readonly TraceEvent[],
+  end: number,
+): { active: { node: string; start: number; end: number }[]; unavailableMs: number } | undefined {
+  const open = new Map<string, number>();
+  const active: { node: string; start: number; end: number }[] = [];
+  for (const e of events) {
+    if (e.node === undefined) continue;
+    if (e.kind === 'controller.ready') {
+      if (!open.has(e.node)) open.set(e.node, e.t);
+    } else if (e.kind === 'controller.renounce' || e.kind === 'node.crash' || e.kind === 'node.stop') {
+      const start = open.get(e.node);
+      if (start === undefined) continue;
+      active.push({ node: e.node, start, end: e.t });
+      open.delete(e.node);
+    }
+  }
+  for (const [node, start] of open) active.push({ node, start, end });
+  if (active.length === 0) return undefined;
+  active.sort((a, b) => a.start - b.start || (a.node < b.node ? -1 : 1));
+  return { active, unavailableMs: uncovered(active, end) };
 }

@@ -7,7 +7,9 @@ export interface SimContext {
   event: number;
 }
 
-const where = (c: SimContext) => `seed ${c.seed}, virtual time ${c.time}ms, event #${c.event}`;
+// Virtual times are fractional milliseconds; microseconds are enough to place an event and keep the line readable.
+const where = (c: SimContext) =>
+  `seed ${c.seed}, virtual time ${Number(c.time.toFixed(3))}ms, event #${c.event}`;
 
 /** A named invariant did not hold after an event. */
 export class InvariantViolation extends Error {

@@ -48,6 +48,9 @@ export class Simulation {
   eventCount = 0;
   private readonly queue = new EventQueue();
   private invariants: Invariant[] = [];
+  private afterEventHooks: (() => void)[] = [];
+  /** Whether anything runs after events (invariants or hooks): the one test the hot path makes. */
+  private watched = false;
   private stopped = false;
   private running = false;
 
@@ -89,8 +92,26 @@ export class Simulation {
   addInvariant(name: string, check: Invariant['check']): () => void {
     const inv = { name, check };
     this.invariants = [...this.invariants, inv];
+    this.watched = true;
     return () => {
       this.invariants = this.invariants.filter((i) => i !== inv);
+      this.watched = this.invariants.length > 0 || this.afterEventHooks.length > 0;
+    };
+  }
+
+  /**
+   * Calls `fn` after every event (after the event's invariants passed, and whatever `invariantEvery` is), before
+   * runUntil's predicate, so it sees the state each event leaves. A hook only observes: it must not schedule,
+   * send or change model state, or the run would differ from one without it (reports and samplers rely on that).
+   * A hook that throws stops the run with a SimulationError. Returns the function that removes the hook.
+   */
+  onAfterEvent(fn: () => void): () => void {
+    // Copy on write: a hook may remove itself (or another) while the hooks are being called.
+    this.afterEventHooks = [...this.afterEventHooks, fn];
+    this.watched = true;
+    return () => {
+      this.afterEventHooks = this.afterEventHooks.filter((h) => h !== fn);
+      this.watched = this.invariants.length > 0 || this.afterEventHooks.length > 0;
     };
   }
 
@@ -135,7 +156,23 @@ export class Simulation {
       }
       throw new SimulationError(this.context(), label, err);
     }
+    // Out of line, so that an unwatched run pays one field test and execute stays small enough to inline.
+    if (this.watched) this.afterEvent(label);
+  }
+
+  private afterEvent(label: string | undefined): void {
     if (this.invariants.length > 0 && this.eventCount % this.invariantEvery === 0) this.checkInvariants();
+    for (const hook of this.afterEventHooks) {
+      try {
+        hook();
+      } catch (err) {
+        throw new SimulationError(
+          this.context(),
+          `after-event hook (after ${label ?? 'unnamed event'})`,
+          err,
+        );
+      }
+    }
   }
 
   /**

@@ -7,6 +7,7 @@ import { runScenario } from '../../src/scenario/index.ts';
 
 const DEMO = fileURLToPath(new URL('./fixtures/report-demo.yaml', import.meta.url));
 const REFRESH = fileURLToPath(new URL('./fixtures/producer-refresh.yaml', import.meta.url));
+const INGEST = fileURLToPath(new URL('../../scenarios/whatif-metadata-refresh.yaml', import.meta.url));
 
 function recorded(file: string, set: string[] = []) {
   const recorder = new RunRecorder();
@@ -101,5 +102,42 @@ describe('RunRecorder', () => {
       expect(Math.abs(mine - run.result.metrics.coveredMs!)).toBeLessThanOrEqual(20);
       expect(mine).toBeLessThanOrEqual(interval + 50);
     }
+  });
+
+  it('samples after every event through the kernel hook, however rarely invariants are checked', () => {
+    const sparse = recorded(DEMO, ['cluster.checkInvariantsEvery=100000']);
+    expect(sparse.result.passed).toBe(true);
+    // The same samples at the same moments (an invariant-driven sampler would sample every 100,000 events).
+    expect(sparse.recording.times).toEqual(recording.times);
+    expect(sparse.recording.networkIn).toEqual(recording.networkIn);
+    expect(sparse.recording.placement).toEqual(recording.placement);
+  });
+});
+
+describe('RunRecorder on an ingest service (workflow B)', () => {
+  const { result, recording } = recorded(INGEST);
+
+  it('does not change the run', () => {
+    const plain = runScenario(INGEST);
+    expect(result.passed).toBe(true);
+    expect(result.traceHash).toBe(plain.traceHash);
+    expect(result.events).toBe(plain.events);
+  });
+
+  it("follows the service's workers: their assignments, lag, and alter-to-assigned", () => {
+    const workers = [0, 1, 2, 3].map((i) => `bend-ingest-kafka-worker-${i}`);
+    expect([...recording.consumers].sort()).toEqual(workers);
+    const last = new Map(recording.assignments.map((a) => [a.consumer, a.partitions.length]));
+    expect(workers.map((w) => last.get(w))).toEqual([2, 2, 2, 2]);
+    expect(Object.keys(recording.lag).sort()).toEqual(
+      Array.from({ length: 8 }, (_, p) => `e2e_auto_rebalance-${p}`).sort(),
+    );
+    const m = whatIfMetrics(recording, result);
+    expect(m.finalLag).toBe(0);
+    // The scenario's own waitUntil polls every 10 ms from the alter step: the two agree within that.
+    const covered = result.metrics.alterToCoveredMs!;
+    expect(m.alterToAssignedMs!).toBeGreaterThan(0);
+    expect(m.alterToAssignedMs!).toBeLessThanOrEqual(covered);
+    expect(covered - m.alterToAssignedMs!).toBeLessThanOrEqual(20);
   });
 });

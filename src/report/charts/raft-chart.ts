@@ -1,5 +1,5 @@
 // The KRaft quorum's roles over time: one row per controller node, a bar per role (leader, follower, candidate,
-// ...), from `raft.*` trace events that carry the node's new role (see raftTimeline in whatif-metrics.ts).
+// ...), as each node saw it, from models/raft's `raft.role` events (see raftTimeline in whatif-metrics.ts).
 import type { Recording } from '../recording.ts';
 import { raftTimeline } from '../whatif-metrics.ts';
 import { type ChartSpec, omitted } from './chart-spec.ts';
@@ -19,7 +19,12 @@ export function raftChart(rec: Recording): ChartSpec {
   const id = 'raft';
   const title = 'KRaft quorum roles';
   const timeline = raftTimeline(rec.events, rec.end);
-  if (!timeline) return omitted(id, title, 'No Raft role events in this run (raft.* events with a role).');
+  if (!timeline)
+    return omitted(
+      id,
+      title,
+      'No Raft role events in this run (raft.role events: a KRaft quorum, cluster controllers > 1).',
+    );
   const nodes = [...new Set(timeline.intervals.map((i) => i.node))].sort();
   const roles = [...new Set(timeline.intervals.map((i) => i.role))].sort(
     (a, b) => Object.keys(ROLE_COLORS).indexOf(a) - Object.keys(ROLE_COLORS).indexOf(b),

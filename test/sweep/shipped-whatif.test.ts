@@ -1,0 +1,68 @@
+// The shipped what-if templates answer their question: the sweep command in each description is valid for its
+// scenario, and the metric it sweeps moves with the swept setting. Cells run in-process (runCell), one seed each.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { loadScenarioFile, SCENARIOS_DIR } from '../../src/scenario/index.ts';
+import { cellsOf, parseGrid, runCell, setFlagsOf } from '../../src/sweep/index.ts';
+
+const REFRESH = `${SCENARIOS_DIR}whatif-metadata-refresh.yaml`;
+
+/** The `--grid` values of the `kafkasim sweep` line in a scenario's description (quotes as a shell reads them). */
+function gridOfDescription(file: string): string[] {
+  const { description } = loadScenarioFile(file).spec;
+  const line = (description ?? '').split('\n').find((l) => l.trim().startsWith('kafkasim sweep '));
+  expect(line, `a kafkasim sweep line in ${file}`).toBeDefined();
+  const flags: string[] = [];
+  for (const m of line!.matchAll(/--grid (?:"([^"]*)"|(\S+))/g)) flags.push(m[1] ?? m[2]!);
+  return flags;
+}
+
+describe('whatif-metadata-refresh', () => {
+  it('its sweep command names the ingest service’s refresh setting and assignment strategy', () => {
+    const axes = parseGrid(gridOfDescription(REFRESH));
+    expect(axes.map((a) => a.path)).toEqual([
+      'clients.ingest.0.config.topicMetadataRefreshIntervalMs',
+      'clients.ingest.0.config.partitionAssignmentStrategy',
+    ]);
+    expect(axes[0]!.values).toEqual(['1000', '5000', '30000', '300000']);
+    expect(axes[1]!.values).toEqual(["'range,roundrobin'", 'cooperative-sticky']);
+    // The scenario file itself is the sweep's 5000 ms, range,roundrobin cell.
+    const raw = readFileSync(REFRESH, 'utf8');
+    expect(raw).toContain('topicMetadataRefreshIntervalMs: 5000');
+    expect(raw).toContain('partitionAssignmentStrategy: range,roundrobin');
+  });
+
+  it('the workers cover the new partitions about one refresh interval after the alter, whatever the strategy', () => {
+    const grid = parseGrid([
+      'clients.ingest.0.config.topicMetadataRefreshIntervalMs=1000,30000,300000',
+      "clients.ingest.0.config.partitionAssignmentStrategy='range,roundrobin',cooperative-sticky",
+    ]);
+    const covered = new Map<string, number>();
+    for (const cell of cellsOf(grid)) {
+      const run = runCell({
+        path: REFRESH,
+        set: setFlagsOf(cell),
+        seed: 1,
+        metrics: ['alterToCoveredMs', 'alterToBalancedMs', 'alterToAssignedMs'],
+      });
+      const refresh = Number(cell.params['clients.ingest.0.config.topicMetadataRefreshIntervalMs']);
+      const label = setFlagsOf(cell).join(' ');
+      expect(run.error, label).toBeUndefined();
+      const m = run.metrics;
+      // Every other expectation holds in every cell: only the guide's 30 s bar depends on the setting.
+      expect(run.passed, label).toBe(m.alterToCoveredMs! <= 30_000);
+      // A worker sees the count on its next refresh (at most one interval), then the group rebalances.
+      expect(m.alterToCoveredMs!, label).toBeLessThanOrEqual(refresh + 2000);
+      expect(m.alterToBalancedMs!, label).toBeGreaterThanOrEqual(m.alterToCoveredMs!);
+      // The recorder's own alter-to-assigned (from the workers' consumers) agrees with the scenario's 10 ms poll.
+      expect(Math.abs(m.alterToAssignedMs! - m.alterToCoveredMs!), label).toBeLessThanOrEqual(20);
+      covered.set(label, m.alterToCoveredMs!);
+    }
+    const [fastRange, fastCoop, slowRange, slowCoop, defaultRange, defaultCoop] = [...covered.values()];
+    expect(slowRange!).toBeGreaterThan(fastRange! + 10_000);
+    expect(slowCoop!).toBeGreaterThan(fastCoop! + 10_000);
+    // The service's default refresh (5 min) misses the guide's bar by minutes.
+    expect(defaultRange!).toBeGreaterThan(60_000);
+    expect(defaultCoop!).toBeGreaterThan(60_000);
+  });
+});
