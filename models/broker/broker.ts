@@ -49,6 +49,31 @@ import { type BrokerConfig, brokerDefaults } from './config.ts';
 
 const NO_BATCHES: readonly RecordBatch[] = Object.freeze([]);
 
+/** A fetch answer for one partition without data (an error, or a follower's diverging epoch). */
+function errorAnswer(
+  topic: string,
+  partition: number,
+  errorCode: number,
+  highWatermark: number,
+  logStartOffset: number,
+): FetchPartitionResponse {
+  return { topic, partition, errorCode, highWatermark, logStartOffset, batches: NO_BATCHES };
+}
+
+function batchBytes(batches: readonly RecordBatch[]): number {
+  let bytes = 0;
+  for (let i = 0; i < batches.length; i++) bytes += batches[i]!.bytes;
+  return bytes;
+}
+
+/** Removes `item` keeping the order (splice would allocate the removed list on the fetch path). */
+function removeFrom<T>(list: T[], item: T): void {
+  const i = list.indexOf(item);
+  if (i < 0) return;
+  for (let j = i + 1; j < list.length; j++) list[j - 1] = list[j]!;
+  list.pop();
+}
+
 export const brokerNodeId = (brokerId: number): NodeId => `broker-${brokerId}`;
 
 export type ReplicaRole = 'leader' | 'follower' | 'opening' | 'offline';
@@ -87,10 +112,18 @@ export interface Replica {
   bytesOut: number;
 }
 
-interface ParkedFetch {
-  keys: string[];
-  timer: Timer;
-  complete: () => void;
+/**
+ * A fetch waiting in the broker's purgatory (Kafka's DelayedFetch) until fetch.min.bytes are readable, an error
+ * shows up, or fetch.max.wait.ms passes. `done` keeps a fetch woken twice in one event from answering twice.
+ */
+class ParkedFetch {
+  timer: Timer | undefined;
+  done = false;
+  constructor(
+    readonly req: FetchRequest,
+    readonly keys: readonly string[],
+    readonly reply: (response: FetchResponse, sendDelayMs?: number) => void,
+  ) {}
 }
 
 interface Connection {
@@ -128,7 +161,8 @@ export class Broker extends SimNode {
   readonly replicas = new Map<string, Replica>();
   private controllerIndex = 0;
   private connections = new Map<NodeId, Connection>();
-  private parked = new Map<string, Set<ParkedFetch>>();
+  /** Parked fetches per partition key, in the order they parked (wakes answer them in that order). */
+  private parked = new Map<string, ParkedFetch[]>();
   private fetchers = new Map<number, boolean>();
   private inRate = 0;
   private inRateAt = 0;
@@ -676,8 +710,8 @@ export class Broker extends SimNode {
     const key = isGroupRequest(payload) ? `${from}/coordinator` : from;
     let conn = this.connections.get(key);
     if (!conn) this.connections.set(key, (conn = { queue: [], busy: false }));
-    conn.queue.push({ payload: payload as BrokerRequest, reply });
-    if (!conn.busy) this.nextOnConnection(conn);
+    if (conn.busy) conn.queue.push({ payload: payload as BrokerRequest, reply });
+    else this.serveOnConnection(conn, payload as BrokerRequest, reply);
   }
 
   /** acks=0 produce requests arrive as one-way messages: processed in order, never answered. */
@@ -691,11 +725,19 @@ export class Broker extends SimNode {
       conn.busy = false;
       return;
     }
+    this.serveOnConnection(conn, item.payload, item.reply);
+  }
+
+  private serveOnConnection(
+    conn: Connection,
+    payload: BrokerRequest,
+    reply: (r: unknown, sendDelayMs?: number) => void,
+  ): void {
     conn.busy = true;
     const incarnation = this.incarnation;
-    this.handle(item.payload, (response, sendDelayMs) => {
+    this.handle(payload, (response, sendDelayMs) => {
       if (this.incarnation !== incarnation) return;
-      item.reply(response, sendDelayMs);
+      reply(response, sendDelayMs);
       this.nextOnConnection(conn);
     });
   }
@@ -854,57 +896,95 @@ export class Broker extends SimNode {
     req: FetchRequest,
     done: (response: FetchResponse, sendDelayMs?: number) => void,
   ): void {
-    const attempt = (final: boolean): FetchResponse | undefined => {
-      const out: FetchPartitionResponse[] = [];
-      let bytes = 0;
-      let hasError = false;
-      for (const p of req.partitions) {
-        const pr = this.fetchPartition(
-          req,
-          p.topic,
-          p.partition,
-          p.fetchOffset,
-          p.lastFetchedEpoch,
-          p.currentLeaderEpoch,
-          p.partitionMaxBytes,
-        );
-        if (pr.errorCode !== 0 || pr.divergingEpoch) hasError = true;
-        for (const b of pr.batches) bytes += b.bytes;
-        out.push(pr);
-      }
-      if (!final && !hasError && bytes < req.minBytes) return undefined;
-      return { partitions: out };
-    };
-    const now = attempt(req.maxWaitMs <= 0);
+    const now = this.tryFetch(req, req.maxWaitMs <= 0);
     if (now) return this.sendFetch(now, done);
-    const keys = req.partitions.map((p) => {
-      const t = this.image.topics[p.topic];
-      return t ? `${t.topicId}:${p.partition}` : '';
-    });
-    const parked: ParkedFetch = {
-      keys,
-      timer: this.schedule(req.maxWaitMs, () => complete(true), 'broker.fetch-wait'),
-      complete: () => complete(false),
-    };
-    const complete = (final: boolean) => {
-      const res = attempt(final);
-      if (!res) return;
-      parked.timer.cancel();
-      for (const k of keys) this.parked.get(k)?.delete(parked);
-      this.sendFetch(res, done);
-    };
-    for (const k of keys) {
-      let set = this.parked.get(k);
-      if (!set) this.parked.set(k, (set = new Set()));
-      set.add(parked);
+    const parts = req.partitions;
+    const keys = new Array<string>(parts.length);
+    for (let i = 0; i < parts.length; i++) {
+      const t = this.image.topics[parts[i]!.topic];
+      keys[i] = t ? this.replicaKey(t.topicId, parts[i]!.partition) : '';
+    }
+    const parked = new ParkedFetch(req, keys, done);
+    parked.timer = this.schedule(req.maxWaitMs, () => this.completeParked(parked, true), 'broker.fetch-wait');
+    for (let i = 0; i < keys.length; i++) {
+      let list = this.parked.get(keys[i]!);
+      if (!list) this.parked.set(keys[i]!, (list = []));
+      if (!list.includes(parked)) list.push(parked);
     }
     // Followers' fetches are answered when data arrives even if min bytes is not reached yet.
+  }
+
+  /**
+   * The answer to a fetch if it can be given now (always when `final`), else undefined. A consumer's fetch is
+   * first checked without reading (Kafka's DelayedFetch.tryComplete: any error, or fetch.min.bytes readable)
+   * and read once when it can complete (readFromLog). A follower's is read at every try, since reading is what
+   * records its fetch position.
+   */
+  private tryFetch(req: FetchRequest, final: boolean): FetchResponse | undefined {
+    if (!final && req.replicaId < 0 && !this.consumerFetchReady(req)) return undefined;
+    const parts = req.partitions;
+    const out = new Array<FetchPartitionResponse>(parts.length);
+    let bytes = 0;
+    let hasError = false;
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      const pr = this.fetchPartition(
+        req,
+        p.topic,
+        p.partition,
+        p.fetchOffset,
+        p.lastFetchedEpoch,
+        p.currentLeaderEpoch,
+        p.partitionMaxBytes,
+      );
+      if (pr.errorCode !== 0 || pr.divergingEpoch) hasError = true;
+      bytes += batchBytes(pr.batches);
+      out[i] = pr;
+    }
+    if (!final && !hasError && bytes < req.minBytes) return undefined;
+    return { partitions: out };
+  }
+
+  /** Whether a consumer's fetch would answer now: the decision fetchPartition's reads make, without reading. */
+  private consumerFetchReady(req: FetchRequest): boolean {
+    let bytes = 0;
+    const parts = req.partitions;
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      const t = this.image.topics[p.topic];
+      if (!t) return true;
+      const r = this.replicas.get(this.replicaKey(t.topicId, p.partition));
+      if (!r || r.role !== 'leader') return true;
+      const epoch = p.currentLeaderEpoch;
+      if (epoch !== undefined && epoch >= 0 && epoch !== r.leaderEpoch) return true;
+      const log = r.log;
+      if (p.fetchOffset > log.logEndOffset || p.fetchOffset < log.logStartOffset) return true;
+      bytes += log.readableBytes(p.fetchOffset, log.highWatermark, p.partitionMaxBytes);
+      if (bytes >= req.minBytes) return true;
+    }
+    return bytes >= req.minBytes;
+  }
+
+  private completeParked(parked: ParkedFetch, final: boolean): void {
+    if (parked.done) return;
+    const res = this.tryFetch(parked.req, final);
+    // A follower's read can advance the high watermark and wake this very fetch (answered there already).
+    if (!res || parked.done) return;
+    parked.done = true;
+    parked.timer?.cancel();
+    const keys = parked.keys;
+    for (let k = 0; k < keys.length; k++) {
+      const list = this.parked.get(keys[k]!);
+      if (list) removeFrom(list, parked);
+    }
+    this.sendFetch(res, parked.reply);
   }
 
   /** Sends a fetch answer; its bytes queue on the broker's network-out capacity (time added to the network latency). */
   private sendFetch(res: FetchResponse, done: (r: FetchResponse, sendDelayMs?: number) => void): void {
     let bytes = 0;
-    for (const p of res.partitions) for (const b of p.batches) bytes += b.bytes;
+    const parts = res.partitions;
+    for (let i = 0; i < parts.length; i++) bytes += batchBytes(parts[i]!.batches);
     if (bytes === 0) return done(res);
     const cap = this.config['kafkasim.broker.network.out.bytes.per.sec'];
     const start = Math.max(this.sim.now, this.outBusyUntil);
@@ -912,11 +992,12 @@ export class Broker extends SimNode {
     done(res, this.outBusyUntil - this.sim.now);
   }
 
-  /** Wakes parked fetches (consumers and followers) waiting on a partition. */
+  /** Wakes parked fetches (consumers and followers) waiting on a partition, oldest first. */
   private wake(key: string): void {
-    const set = this.parked.get(key);
-    if (!set || set.size === 0) return;
-    for (const p of [...set]) p.complete();
+    const list = this.parked.get(key);
+    if (!list || list.length === 0) return;
+    if (list.length === 1) return this.completeParked(list[0]!, false);
+    for (const p of list.slice()) this.completeParked(p, false);
   }
 
   private wakeFollowers(key: string): void {
@@ -932,54 +1013,44 @@ export class Broker extends SimNode {
     currentLeaderEpoch: number | undefined,
     maxBytes: number,
   ): FetchPartitionResponse {
-    // The common answer (data or nothing yet) is built directly; only error answers copy from `base`.
-    const base = (): FetchPartitionResponse => ({
-      topic,
-      partition,
-      errorCode: 0,
-      highWatermark: -1,
-      logStartOffset: -1,
-      batches: NO_BATCHES,
-    });
-    if (!this.image.topics[topic]) return { ...base(), errorCode: Errors.UNKNOWN_TOPIC_OR_PARTITION.code };
+    if (!this.image.topics[topic])
+      return errorAnswer(topic, partition, Errors.UNKNOWN_TOPIC_OR_PARTITION.code, -1, -1);
     const r = this.findReplica(topic, partition);
     if (!r || r.role !== 'leader') {
+      const res = errorAnswer(topic, partition, Errors.NOT_LEADER_OR_FOLLOWER.code, -1, -1);
       const hint = this.leaderHint(topic, partition);
-      return hint
-        ? { ...base(), errorCode: Errors.NOT_LEADER_OR_FOLLOWER.code, currentLeader: hint }
-        : { ...base(), errorCode: Errors.NOT_LEADER_OR_FOLLOWER.code };
+      if (hint) res.currentLeader = hint;
+      return res;
     }
     if (currentLeaderEpoch !== undefined && currentLeaderEpoch >= 0) {
       if (currentLeaderEpoch < r.leaderEpoch)
-        return { ...base(), errorCode: Errors.FENCED_LEADER_EPOCH.code };
+        return errorAnswer(topic, partition, Errors.FENCED_LEADER_EPOCH.code, -1, -1);
       if (currentLeaderEpoch > r.leaderEpoch)
-        return { ...base(), errorCode: Errors.UNKNOWN_LEADER_EPOCH.code };
+        return errorAnswer(topic, partition, Errors.UNKNOWN_LEADER_EPOCH.code, -1, -1);
     }
     const log = r.log;
     const isFollower = req.replicaId >= 0;
     if (isFollower && lastFetchedEpoch !== undefined && lastFetchedEpoch >= 0) {
       const end = log.endOffsetForEpoch(lastFetchedEpoch);
       if (end.epoch !== lastFetchedEpoch || end.endOffset < fetchOffset) {
-        return {
-          ...base(),
-          highWatermark: log.highWatermark,
-          logStartOffset: log.logStartOffset,
-          divergingEpoch: end,
-        };
+        const res = errorAnswer(topic, partition, 0, log.highWatermark, log.logStartOffset);
+        res.divergingEpoch = end;
+        return res;
       }
     }
     if (fetchOffset > log.logEndOffset || fetchOffset < log.logStartOffset) {
-      return {
-        ...base(),
-        errorCode: Errors.OFFSET_OUT_OF_RANGE.code,
-        highWatermark: log.highWatermark,
-        logStartOffset: log.logStartOffset,
-      };
+      return errorAnswer(
+        topic,
+        partition,
+        Errors.OFFSET_OUT_OF_RANGE.code,
+        log.highWatermark,
+        log.logStartOffset,
+      );
     }
     if (isFollower) this.onFollowerFetch(r, req.replicaId, fetchOffset);
     const limit = isFollower ? log.logEndOffset : log.highWatermark;
-    const batches: RecordBatch[] = log.read(fetchOffset, limit, maxBytes);
-    for (const b of batches) r.bytesOut += b.bytes;
+    const batches = log.read(fetchOffset, limit, maxBytes);
+    r.bytesOut += batchBytes(batches);
     return {
       topic,
       partition,

@@ -2,7 +2,7 @@
 // the Java fetcher does, follows leader changes through metadata, resets positions with auto.offset.reset
 // (ListOffsets at the moment of the reset), and hands the application whole batches (trimmed to the position),
 // never one event per record. GroupConsumer (group-consumer.ts) builds subscribe mode on the hooks below.
-import { type NodeId, SimNode, type Simulation } from '../../src/sim/index.ts';
+import { type NodeId, SimNode, type Simulation, type Timer } from '../../src/sim/index.ts';
 import type { FetchRequest, FetchResponse, ListOffsetsResponse, MetadataResponse } from '../broker/api.ts';
 import { brokerNodeId } from '../broker/broker.ts';
 import { Errors, errorByCode } from '../protocol/index.ts';
@@ -76,6 +76,8 @@ export class Consumer extends SimNode {
   private metadataInFlight = false;
   protected readonly listeners: ((c: ConsumedBatches) => void)[] = [];
   private fetchLoopScheduled = false;
+  /** The one pending "pump again after retry.backoff.ms" (after an error, or while a leader is unknown). */
+  private retryKick: Timer | undefined;
 
   constructor(sim: Simulation, id: NodeId, options: ConsumerOptions) {
     super(sim, id);
@@ -88,6 +90,7 @@ export class Consumer extends SimNode {
     this.fetching = new Set();
     this.metadataInFlight = false;
     this.fetchLoopScheduled = false;
+    this.retryKick = undefined;
     // Positions are volatile: after a restart they come from auto.offset.reset (or committed offsets, with groups).
     for (const st of this.assignment.values()) {
       st.position = undefined;
@@ -201,7 +204,9 @@ export class Consumer extends SimNode {
   }
 
   private pump(): void {
-    const byLeader = new Map<number, PartitionState[]>();
+    // Partitions to fetch, grouped by leader in the order leaders first appear (the order requests go out).
+    let leaders: number[] | undefined;
+    let groups: PartitionState[][] | undefined;
     let needMetadata = false;
     for (const st of this.assignment.values()) {
       const leader = this.metadata.leader(st.topic, st.partition)?.leader ?? -1;
@@ -214,15 +219,32 @@ export class Consumer extends SimNode {
         continue;
       }
       if (this.fetching.has(leader) || !this.fetchable(st)) continue;
-      let list = byLeader.get(leader);
-      if (!list) byLeader.set(leader, (list = []));
-      list.push(st);
+      leaders ??= [];
+      groups ??= [];
+      const i = leaders.indexOf(leader);
+      if (i >= 0) groups[i]!.push(st);
+      else {
+        leaders.push(leader);
+        groups.push([st]);
+      }
     }
-    for (const [leader, parts] of byLeader) if (!this.fetching.has(leader)) this.fetchFrom(leader, parts);
+    if (leaders && groups)
+      for (let i = 0; i < leaders.length; i++)
+        if (!this.fetching.has(leaders[i]!)) this.fetchFrom(leaders[i]!, groups[i]!);
     if (needMetadata) {
       this.refreshMetadata();
-      this.schedule(this.config['retry.backoff.ms'], () => this.kick(), 'consumer.wait-leader');
+      this.kickAfterBackoff('consumer.wait-leader');
     }
+  }
+
+  /**
+   * Pumps again after retry.backoff.ms. One such timer is enough: every pump looks at every partition, and one
+   * that still finds an error or an unknown leader sets the next. (A timer per pump multiplied: each response
+   * from another broker during a leader move added one, and each of them, firing, added another.)
+   */
+  private kickAfterBackoff(label: string): void {
+    if (this.retryKick?.pending) return;
+    this.retryKick = this.schedule(this.config['retry.backoff.ms'], () => this.kick(), label);
   }
 
   protected resetOffset(st: PartitionState, leader: number): void {
@@ -282,7 +304,6 @@ export class Consumer extends SimNode {
 
   private fetchFrom(leader: number, parts: PartitionState[]): void {
     this.fetching.add(leader);
-    const requested = parts.map((st) => st.position);
     const req: FetchRequest = {
       type: 'Fetch',
       replicaId: -1,
@@ -303,11 +324,12 @@ export class Consumer extends SimNode {
         this.fetching.delete(leader);
         if (!o.ok) {
           this.refreshMetadata();
-          this.schedule(this.config['retry.backoff.ms'], () => this.kick(), 'consumer.fetch-retry');
+          this.kickAfterBackoff('consumer.fetch-retry');
           return;
         }
         let retry = false;
         const answered = o.response.partitions;
+        const asked = req.partitions;
         for (let i = 0; i < answered.length; i++) {
           const pr = answered[i]!;
           // The broker answers in request order. Skip partitions unassigned, reassigned or seeked meanwhile.
@@ -317,7 +339,7 @@ export class Consumer extends SimNode {
             st.partition !== pr.partition ||
             st.topic !== pr.topic ||
             this.assignment.get(st.key) !== st ||
-            st.position !== requested[i]
+            st.position !== asked[i]!.fetchOffset
           )
             continue;
           if (pr.errorCode !== 0) {
@@ -333,7 +355,7 @@ export class Consumer extends SimNode {
         }
         if (retry) {
           this.refreshMetadata();
-          this.schedule(this.config['retry.backoff.ms'], () => this.kick(), 'consumer.fetch-retry');
+          this.kickAfterBackoff('consumer.fetch-retry');
         } else if (!this.fetchLoopScheduled) {
           // Fetch again from this response's event rather than a new one: the fetch loop is the hot path.
           this.pump();
@@ -348,7 +370,8 @@ export class Consumer extends SimNode {
     const from = st.position!;
     let records = 0;
     let bytes = 0;
-    for (const b of batches) {
+    for (let i = 0; i < batches.length; i++) {
+      const b = batches[i]!;
       const skip = Math.max(0, from - b.baseOffset);
       const n = b.count - skip;
       if (n <= 0) continue;

@@ -85,6 +85,8 @@ class Batch {
   constructor(
     readonly topic: string,
     readonly partition: number,
+    /** `topic-partition`, the deque's key. */
+    readonly key: string,
     readonly createdAt: number,
   ) {}
 }
@@ -96,6 +98,20 @@ export interface ProducerOptions {
   bootstrap: NodeId[];
   /** Carry record keys and values in batches (needed by consumers that read content). Default true. */
   keepContent?: boolean;
+}
+
+/**
+ * A batch's answer in a Produce response. The broker answers in request order, so it is normally at the
+ * batch's own index; a search covers a response that is not.
+ */
+function answerFor(
+  answered: readonly ProducePartitionResponse[],
+  i: number,
+  b: Batch,
+): ProducePartitionResponse | undefined {
+  const at = answered[i];
+  if (at && at.partition === b.partition && at.topic === b.topic) return at;
+  return answered.find((p) => p.partition === b.partition && p.topic === b.topic);
 }
 
 /** Producer ids are handed out per simulation (as a cluster's InitProducerId would), never across runs. */
@@ -119,6 +135,8 @@ export class Producer extends SimNode {
   recordsFailed = 0;
   readonly errorCounts: Partial<Record<string, number>> = {};
   private readonly deques = new Map<string, Batch[]>();
+  /** `topic-partition` strings, built once per partition (the send path looks deques up on every append). */
+  private readonly tpKeys = new Map<string, string[]>();
   private readonly waitingForMetadata: {
     rec: SendRecord;
     index: number;
@@ -287,13 +305,19 @@ export class Producer extends SimNode {
     this.wakeSender();
   }
 
+  private tpKey(topic: string, partition: number): string {
+    let keys = this.tpKeys.get(topic);
+    if (!keys) this.tpKeys.set(topic, (keys = []));
+    return (keys[partition] ??= `${topic}-${partition}`);
+  }
+
   private openBatch(topic: string, partition: number): Batch {
-    const key = `${topic}-${partition}`;
+    const key = this.tpKey(topic, partition);
     let deque = this.deques.get(key);
     if (!deque) this.deques.set(key, (deque = []));
     const last = deque[deque.length - 1];
     if (last && !last.closed && !last.inFlight && last.attempts === 0) return last;
-    const b = new Batch(topic, partition, this.sim.now);
+    const b = new Batch(topic, partition, key, this.sim.now);
     deque.push(b);
     return b;
   }
@@ -357,11 +381,23 @@ export class Producer extends SimNode {
     this.drainTimer = this.schedule(Math.max(0, at - this.sim.now), () => this.drain(), 'producer.drain');
   }
 
+  /**
+   * A sender pass right away, in this event: Java's Sender handles responses and goes straight back to sending
+   * (Sender.runOnce), so a response frees its in-flight slot and the next batch leaves at once.
+   */
+  private drainNow(): void {
+    // A pass already due now would find nothing more to do than this one.
+    if (this.drainTimer?.pending && this.drainTimer.time <= this.sim.now) this.drainTimer.cancel();
+    this.drain();
+  }
+
   private drain(): void {
     const now = this.sim.now;
     const linger = this.config['linger.ms'];
     const maxInFlight = this.config['max.in.flight.requests.per.connection'];
-    const byBroker = new Map<number, Batch[]>();
+    // Ready batches grouped by leader, leaders in the order they first appear (the order requests go out).
+    let leaders: number[] | undefined;
+    let groups: Batch[][] | undefined;
     let nextWake = Number.POSITIVE_INFINITY;
     let needMetadata = false;
     for (const deque of this.deques.values()) {
@@ -390,11 +426,18 @@ export class Producer extends SimNode {
         nextWake = Math.min(nextWake, now + this.config['retry.backoff.ms']);
         continue;
       }
-      let list = byBroker.get(leader);
-      if (!list) byBroker.set(leader, (list = []));
-      list.push(b);
+      leaders ??= [];
+      groups ??= [];
+      const i = leaders.indexOf(leader);
+      if (i >= 0) groups[i]!.push(b);
+      else {
+        leaders.push(leader);
+        groups.push([b]);
+      }
     }
-    for (const [broker, batches] of byBroker) {
+    for (let g = 0; leaders && groups && g < leaders.length; g++) {
+      const broker = leaders[g]!;
+      const batches = groups[g]!;
       if ((this.inFlightPerBroker.get(broker) ?? 0) >= maxInFlight) continue;
       let size = 0;
       const chosen: Batch[] = [];
@@ -427,10 +470,9 @@ export class Producer extends SimNode {
       b.inFlight = true;
       b.attempts++;
       if (idempotent && b.baseSequence < 0) {
-        const key = `${b.topic}-${b.partition}`;
-        const seq = this.sequences.get(key) ?? 0;
+        const seq = this.sequences.get(b.key) ?? 0;
         b.baseSequence = seq;
-        this.sequences.set(key, seq + b.count);
+        this.sequences.set(b.key, seq + b.count);
       }
     }
     const req: ProduceRequest = {
@@ -465,11 +507,11 @@ export class Producer extends SimNode {
           for (const b of batches) this.handleError(b, correlationId, error, undefined, true);
           this.refreshMetadata();
         } else {
-          const byTp = new Map(o.response.partitions.map((p) => [`${p.topic}-${p.partition}`, p]));
-          for (const b of batches)
-            this.handlePartitionResponse(b, correlationId, byTp.get(`${b.topic}-${b.partition}`));
+          const answered = o.response.partitions;
+          for (let i = 0; i < batches.length; i++)
+            this.handlePartitionResponse(batches[i]!, correlationId, answerFor(answered, i, batches[i]!));
         }
-        this.wakeSender();
+        this.drainNow();
       },
       this.config['request.timeout.ms'] + 1000,
     );
@@ -551,14 +593,14 @@ export class Producer extends SimNode {
   }
 
   private hasEarlierUnacked(b: Batch): boolean {
-    const deque = this.deques.get(`${b.topic}-${b.partition}`);
+    const deque = this.deques.get(b.key);
     return !!deque && deque.indexOf(b) > 0;
   }
 
   /** Keeps the deque in sequence order so retries go out in the original order. */
   private requeueInOrder(b: Batch): void {
     if (!this.config['enable.idempotence']) return;
-    const deque = this.deques.get(`${b.topic}-${b.partition}`);
+    const deque = this.deques.get(b.key);
     if (!deque) return;
     deque.sort((x, y) =>
       x.baseSequence < 0 ? 1 : y.baseSequence < 0 ? -1 : x.baseSequence - y.baseSequence,
@@ -569,11 +611,13 @@ export class Producer extends SimNode {
   }
 
   private removeBatch(b: Batch): void {
-    const key = `${b.topic}-${b.partition}`;
-    const deque = this.deques.get(key);
+    const deque = this.deques.get(b.key);
     if (!deque) return;
     const i = deque.indexOf(b);
-    if (i >= 0) deque.splice(i, 1);
+    if (i < 0) return;
+    // In place: splice would allocate the removed list once per acknowledged batch.
+    for (let j = i + 1; j < deque.length; j++) deque[j - 1] = deque[j]!;
+    deque.pop();
   }
 
   private complete(b: Batch, baseOffset: number, error: DeliveryResult['error']): void {

@@ -2,6 +2,8 @@
 // follower's log diverges, and the idempotent-producer state that lets a leader recognise a retried batch.
 import { lastOffsetOf, type ProducerBatchData, type RecordBatch } from './batch.ts';
 
+const NONE: readonly RecordBatch[] = Object.freeze([]);
+
 /** How many recent batches per producer a leader remembers to detect duplicates (Kafka keeps 5). */
 const PRODUCER_WINDOW = 5;
 
@@ -155,7 +157,9 @@ export class PartitionLog {
   }
 
   /** Batches from `offset` (the batch containing it first) below `maxOffset`, up to about `maxBytes`. */
-  read(offset: number, maxOffset: number, maxBytes: number): RecordBatch[] {
+  read(offset: number, maxOffset: number, maxBytes: number): readonly RecordBatch[] {
+    // A reader that is caught up (the common case of a parked fetch being answered) gets the shared empty list.
+    if (offset >= this.logEndOffset) return NONE;
     const out: RecordBatch[] = [];
     let i = this.indexOf(offset);
     let bytes = 0;
@@ -166,7 +170,23 @@ export class PartitionLog {
       out.push(b);
       bytes += b.bytes;
     }
-    return out;
+    return out.length > 0 ? out : NONE;
+  }
+
+  /** The bytes `read` would return, without building the list (a parked fetch checks this at every wake). */
+  readableBytes(offset: number, maxOffset: number, maxBytes: number): number {
+    if (offset >= this.logEndOffset) return 0;
+    let i = this.indexOf(offset);
+    let bytes = 0;
+    let n = 0;
+    for (; i < this.batches.length; i++) {
+      const b = this.batches[i]!;
+      if (b.baseOffset >= maxOffset) break;
+      if (n > 0 && bytes + b.bytes > maxBytes) break;
+      n++;
+      bytes += b.bytes;
+    }
+    return bytes;
   }
 
   /** Index of the batch containing `offset`, or the batch count when it is at or past the end. */

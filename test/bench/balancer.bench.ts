@@ -112,6 +112,9 @@ function detectPass(): number {
   return groupMoves(moves, perTopic, { maxExecutionConcurrency: 50 }).length;
 }
 
+/** Events of the last run of each A2 variant (printed after the bench: the cost that does not depend on the machine). */
+const a2Events = { producer: 0, consumer: 0 };
+
 function workflowA2(consumer: boolean): void {
   const w = workflowA('A2', { seed: 1, consumer, traceBufferSize: 1000 });
   w.cluster.runUntil(() => w.report.summary !== undefined, {
@@ -122,6 +125,7 @@ function workflowA2(consumer: boolean): void {
   if (moves === 0) throw new Error('the balancer moved nothing');
   const d = w.cluster.deliveryReport('perf-producer', TOPIC);
   if (d.lost !== 0) throw new Error('records lost');
+  a2Events[consumer ? 'consumer' : 'producer'] = w.cluster.sim.eventCount;
 }
 
 describe('auto-balancer', () => {
@@ -140,6 +144,11 @@ describe('auto-balancer', () => {
   bench('workflow A2: 5 brokers, 16 partitions, 1,024,000 x 1 KiB, balancer on', () => workflowA2(false), {
     iterations: 3,
     warmupIterations: 1,
+    teardown: () => console.log(`workflow A2: ${a2Events.producer} events`),
   });
-  bench('workflow A2 with a consumer', () => workflowA2(true), { iterations: 3, warmupIterations: 1 });
+  bench('workflow A2 with a consumer', () => workflowA2(true), {
+    iterations: 3,
+    warmupIterations: 1,
+    teardown: () => console.log(`workflow A2 with a consumer: ${a2Events.consumer} events`),
+  });
 });
