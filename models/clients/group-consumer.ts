@@ -775,6 +775,11 @@ export class GroupConsumer extends Consumer {
     if (this.flavour === 'java') {
       const snapshot = this.assignmentSnapshot;
       if (!snapshot || !this.isLeader) return;
+      // Java's poll blocks in the join while a rebalance runs, and SyncGroup's success clears rejoinNeeded
+      // (AbstractCoordinator's SyncGroupResponseHandler); the leader's new assignment then takes its snapshot
+      // from fresh metadata. So a refresh during the join must not leave a rejoin pending: that would start a
+      // second rebalance right after the one that already saw the change.
+      if (this.memberState !== 'Stable') return;
       for (const [topic, n] of Object.entries(snapshot)) {
         if (this.metadata.partitionCount(topic) !== n)
           return this.requestRejoin('cached metadata has changed');

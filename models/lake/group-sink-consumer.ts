@@ -4,13 +4,20 @@
 // member does not rejoin until the worker releases it), and without one the revoked partitions' queued records
 // are dropped at once, as librdkafka purges its fetch queue on unassign.
 import type { NodeId, Simulation } from '../../src/sim/index.ts';
-import { GroupConsumer, type GroupConsumerConfigInput, type TopicPartitionRef } from '../clients/index.ts';
+import {
+  type ClientFlavour,
+  GroupConsumer,
+  type GroupConsumerConfigInput,
+  type TopicPartitionRef,
+} from '../clients/index.ts';
 import type { TopicPartition } from '../group/assignors/index.ts';
 import { errorByCode } from '../protocol/index.ts';
 import { FetchQueue } from './fetch-queue.ts';
 import type { CommitOffset, MessageSlice, RebalanceEvent, SinkConsumer } from './sink-consumer.ts';
 
 export interface GroupSinkConsumerOptions {
+  /** Default librdkafka (confluent-kafka-go); java for what-ifs. */
+  flavour?: ClientFlavour;
   groupId: string;
   topic: string;
   bootstrap: NodeId[];
@@ -30,7 +37,7 @@ export class GroupSinkConsumer implements SinkConsumer {
     options: GroupSinkConsumerOptions,
   ) {
     this.member = new GroupConsumer(sim, clientId, {
-      flavour: 'librdkafka',
+      flavour: options.flavour ?? 'librdkafka',
       groupId: options.groupId,
       topics: [options.topic],
       bootstrap: options.bootstrap,

@@ -8,7 +8,7 @@
 // here: metrics with the service's names, a rebalance log per worker, every lost batch with its offsets and
 // reason, and incidents (a crash between ingest and commit, with the offsets that will be read again).
 import { type NodeId, type RandomStream, SimNode, type Simulation } from '../../src/sim/index.ts';
-import type { GroupConsumerConfigInput } from '../clients/index.ts';
+import type { ClientFlavour, GroupConsumerConfigInput } from '../clients/index.ts';
 import type { TopicPartition } from '../group/assignors/index.ts';
 import type { BadRecord } from './batch-rows.ts';
 import { GroupSinkConsumer } from './group-sink-consumer.ts';
@@ -65,6 +65,12 @@ export interface IngestServiceOptions {
   id?: NodeId;
   /** librdkafka settings on top of the service's (auto.offset.reset=earliest, ...): what-if variants. */
   kafkaConfig?: GroupConsumerConfigInput;
+  /**
+   * The workers' client library. bend-ingest-kafka is a Go program on confluent-kafka-go, so librdkafka (the
+   * default); `java` asks what the same service would do on the Java consumer (a what-if: its assignor
+   * protocols and rebalance timing). The service's settings keep their meaning in both.
+   */
+  flavour?: ClientFlavour;
   /**
    * The workers' consumers: `group-protocol` (default) = group members on the brokers' coordinators
    * (models/group); `local-group` = assign-mode consumers in the in-process stand-in group; or a factory.
@@ -126,6 +132,7 @@ export class IngestService extends SimNode {
     } else
       this.consumerFactory = (_i, clientId, svc) =>
         new GroupSinkConsumer(sim, clientId, {
+          flavour: options.flavour ?? 'librdkafka',
           groupId: svc.config.KafkaConsumerGroup,
           topic: svc.config.kafkaTopic,
           bootstrap: svc.bootstrap,

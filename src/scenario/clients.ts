@@ -161,6 +161,7 @@ export class ScenarioClients {
           if (mode === 'all' || (mode === 'rebalance' && REBALANCE_OR_ERROR.test(line))) out(line);
         },
         ...(h.spec.kafkaConfig ? { kafkaConfig: h.spec.kafkaConfig as GroupConsumerConfigInput } : {}),
+        ...(h.spec.flavour ? { flavour: h.spec.flavour } : {}),
       });
       return;
     }

@@ -762,6 +762,10 @@ export function buildScenarioSchema(): Schema {
           ref('groupConsumerConfig'),
           "librdkafka settings on top of the service's own (auto.offset.reset=earliest, ...), for what-if variants.",
         ),
+        flavour: withDescription(
+          flavour,
+          "The workers' client library: librdkafka (default: the real service is a Go program on confluent-kafka-go) or java, a what-if of the same service on the Java consumer (its assignors and rebalance timing; the service's settings keep their meaning).",
+        ),
         autoStart,
       },
       ['name', 'config'],

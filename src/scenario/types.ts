@@ -89,6 +89,8 @@ export interface IngestSpec {
   log?: 'rebalance' | 'all' | 'none';
   /** librdkafka settings on top of the service's own (auto.offset.reset=earliest, ...): what-if variants. */
   kafkaConfig?: Record<string, ConfigValue>;
+  /** The workers' client library: librdkafka (the real service, default) or java (a what-if). */
+  flavour?: ClientFlavour;
   autoStart?: boolean;
 }
 

@@ -124,6 +124,20 @@ describe('partition expansion: 4 members, 2 partitions → 8', () => {
     expect(byFollowers).toHaveLength(3);
     expect(new Set(byFollowers.map((e) => e.reason))).toEqual(new Set(['group is already rebalancing']));
   });
+
+  it('Java, a refresh shorter than the rebalance: the leader rejoins once, not again when a refresh lands mid-join', () => {
+    // With metadata.max.age.ms=500 the leader refreshes while the rebalance it started is still running (the
+    // followers only learn of it at their next heartbeat, up to 3 s). Its old assignment snapshot still says 2
+    // partitions then, but Java clears the rejoin at SyncGroup and the new snapshot is taken from fresh metadata.
+    const { ms, elapsed, rejoins } = expansion('java', { 'metadata.max.age.ms': 500 }, 500);
+    const leader = ms.find((m) => m.isLeader)!;
+    expect(rejoins.filter((e) => e.node === leader.id).map((e) => e.reason)).toEqual([
+      'cached metadata has changed',
+    ]);
+    // One rebalance: each follower rejoins once.
+    expect(rejoins.filter((e) => e.node !== leader.id)).toHaveLength(3);
+    expect(elapsed).toBeLessThan(500 + 3000 + 1000);
+  });
 });
 
 describe('auto.offset.reset and new partitions', () => {
