@@ -101,6 +101,8 @@ export interface ConsumerConfig {
   'metadata.max.age.ms': number;
   'request.timeout.ms': number;
   'retry.backoff.ms': number;
+  /** KIP-580: metadata refreshes (and retries) back off exponentially up to this. */
+  'retry.backoff.max.ms': number;
 }
 
 const javaConsumer: ConsumerConfig = {
@@ -114,12 +116,14 @@ const javaConsumer: ConsumerConfig = {
   'metadata.max.age.ms': 300_000,
   'request.timeout.ms': 30_000,
   'retry.backoff.ms': 100,
+  'retry.backoff.max.ms': 1000,
 };
 
 const librdkafkaConsumer: ConsumerConfig = {
   ...javaConsumer,
   'client.id': 'rdkafka',
-  // librdkafka: fetch.wait.max.ms 500, fetch.max.bytes 52428800, max.partition.fetch.bytes 1048576
+  // librdkafka: fetch.wait.max.ms 500, fetch.max.bytes 52428800, max.partition.fetch.bytes 1048576,
+  // retry.backoff.ms 100, retry.backoff.max.ms 1000
 };
 
 export type ConsumerConfigInput = Partial<Omit<ConsumerConfig, 'auto.offset.reset'>> & {

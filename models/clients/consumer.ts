@@ -74,6 +74,8 @@ export class Consumer extends SimNode {
   protected assignment = new Map<string, PartitionState>();
   private fetching = new Set<number>();
   private metadataInFlight = false;
+  /** The one pending refresh held back by the metadata backoff. */
+  private metadataTimer: Timer | undefined;
   protected readonly listeners: ((c: ConsumedBatches) => void)[] = [];
   private fetchLoopScheduled = false;
   /** The one pending "pump again after retry.backoff.ms" (after an error, or while a leader is unknown). */
@@ -83,12 +85,16 @@ export class Consumer extends SimNode {
     super(sim, id);
     this.flavour = options.flavour ?? 'java';
     this.config = consumerConfig(this.flavour, options.config);
-    this.metadata = new MetadataCache(options.bootstrap);
+    this.metadata = new MetadataCache(options.bootstrap, {
+      initialMs: this.config['retry.backoff.ms'],
+      maxMs: this.config['retry.backoff.max.ms'],
+    });
   }
 
   protected override onStart(): void {
     this.fetching = new Set();
     this.metadataInFlight = false;
+    this.metadataTimer = undefined;
     this.fetchLoopScheduled = false;
     this.retryKick = undefined;
     // Positions are volatile: after a restart they come from auto.offset.reset (or committed offsets, with groups).
@@ -97,7 +103,14 @@ export class Consumer extends SimNode {
       st.resetting = false;
     }
     this.refreshMetadata();
-    this.every(this.config['metadata.max.age.ms'], () => this.refreshMetadata(), 'consumer.metadata-max-age');
+    this.every(
+      this.config['metadata.max.age.ms'],
+      () => {
+        this.metadata.expire();
+        this.requestMetadataUpdate();
+      },
+      'consumer.metadata-max-age',
+    );
   }
 
   onRecords(listener: (c: ConsumedBatches) => void): void {
@@ -149,8 +162,30 @@ export class Consumer extends SimNode {
     return lag;
   }
 
+  /** Asks for metadata at once, past the backoff (Java's requestUpdateForNewTopics: new topics are wanted). */
   refreshMetadata(): void {
-    if (this.metadataInFlight) return;
+    this.metadata.requestUpdateForNewTopics();
+    this.requestMetadataUpdate();
+  }
+
+  /**
+   * Java's metadata.requestUpdate() after a fetch error or while a leader is unknown: the request goes when the
+   * refresh backoff allows (MetadataCache.timeToAllowUpdate), one at a time, not back to back.
+   */
+  protected requestMetadataUpdate(): void {
+    if (this.metadataInFlight || !this.up) return;
+    const wait = this.metadata.timeToAllowUpdate(this.sim.now, this.random('metadata-backoff'));
+    if (wait > 0) {
+      if (this.metadataTimer?.pending && this.metadataTimer.time <= this.sim.now + wait) return;
+      this.metadataTimer?.cancel();
+      this.metadataTimer = this.schedule(
+        wait,
+        () => this.requestMetadataUpdate(),
+        'consumer.metadata-backoff',
+      );
+      return;
+    }
+    this.metadataTimer?.cancel();
     this.metadataInFlight = true;
     this.request<MetadataResponse>(
       this.metadata.pickNode(this.random('metadata')),
@@ -160,12 +195,10 @@ export class Consumer extends SimNode {
         if (o.ok) {
           this.metadata.update(o.response, this.sim.now);
           this.onMetadataUpdate();
-        } else
-          this.schedule(
-            this.config['retry.backoff.ms'],
-            () => this.refreshMetadata(),
-            'consumer.metadata-retry',
-          );
+        } else {
+          this.metadata.failedUpdate(this.sim.now);
+          this.requestMetadataUpdate();
+        }
         this.kick();
       },
       this.config['request.timeout.ms'],
@@ -232,7 +265,7 @@ export class Consumer extends SimNode {
       for (let i = 0; i < leaders.length; i++)
         if (!this.fetching.has(leaders[i]!)) this.fetchFrom(leaders[i]!, groups[i]!);
     if (needMetadata) {
-      this.refreshMetadata();
+      this.requestMetadataUpdate();
       this.kickAfterBackoff('consumer.wait-leader');
     }
   }
@@ -285,7 +318,7 @@ export class Consumer extends SimNode {
           this.onReset(st);
         } else {
           if (r) this.countError(r.errorCode);
-          this.refreshMetadata();
+          this.requestMetadataUpdate();
         }
         this.schedule(
           r && r.errorCode === 0 ? 0 : this.config['retry.backoff.ms'],
@@ -323,7 +356,7 @@ export class Consumer extends SimNode {
       (o) => {
         this.fetching.delete(leader);
         if (!o.ok) {
-          this.refreshMetadata();
+          this.requestMetadataUpdate();
           this.kickAfterBackoff('consumer.fetch-retry');
           return;
         }
@@ -354,7 +387,7 @@ export class Consumer extends SimNode {
           this.hand(st, pr.batches, pr.highWatermark);
         }
         if (retry) {
-          this.refreshMetadata();
+          this.requestMetadataUpdate();
           this.kickAfterBackoff('consumer.fetch-retry');
         } else if (!this.fetchLoopScheduled) {
           // Fetch again from this response's event rather than a new one: the fetch loop is the hot path.

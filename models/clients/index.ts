@@ -1,5 +1,6 @@
 // Clients: producer, consumer (assign mode), group consumer (subscribe mode: a member of a consumer group) and
-// admin client, in Java and librdkafka flavours, talking to brokers only through the simulated network; the
+// admin client, in Java and librdkafka flavours, talking to brokers only through the simulated network, with
+// metadata refreshes paced by KIP-580 backoff (Metadata.timeToAllowUpdate); the
 // perf-test workloads; Kafka's partitioners.
 // Left out: transactions, compression, interceptors, quotas, SASL/TLS, KIP-848 members; the coordinator side of
 // the group protocol is in models/group.
@@ -29,6 +30,7 @@ export {
   type ConsumerPerfResult,
   ConsumerPerfWorkload,
 } from './consumer-perf.ts';
+export { type ExponentialBackoffOptions, exponentialBackoff } from './exponential-backoff.ts';
 export {
   GroupConsumer,
   type GroupConsumerOptions,

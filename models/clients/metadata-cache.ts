@@ -1,9 +1,15 @@
 // A client's view of the cluster, from Metadata responses: which broker leads which partition, at which epoch.
 // Clients refresh it periodically (metadata.max.age.ms / topic.metadata.refresh.interval.ms) and when an error
 // says it is stale; a KIP-951 leader hint in a produce or fetch error updates one partition at once.
+//
+// Refreshes are paced as Java's Metadata.timeToAllowUpdate paces them (apache/kafka clients/.../Metadata.java,
+// KIP-580): at least retry.backoff.ms after the last answer (or failure), growing exponentially to
+// retry.backoff.max.ms with failed attempts and with answers that taught nothing new ("equivalent responses": no
+// partition with a newer leader epoch), so a client waiting for a leader does not ask back to back.
 import type { NodeId, RandomStream } from '../../src/sim/index.ts';
 import type { LeaderHint, MetadataResponse, MetadataTopic } from '../broker/api.ts';
 import { brokerNodeId } from '../broker/broker.ts';
+import { exponentialBackoff } from './exponential-backoff.ts';
 
 export interface PartitionLeader {
   leader: number;
@@ -16,17 +22,34 @@ export class MetadataCache {
   private brokerIds: number[] = [];
   /** Virtual time of the last successful refresh, -Infinity before the first. */
   lastRefresh = Number.NEGATIVE_INFINITY;
+  /** Java's lastRefreshMs: the last answer or failure; -Infinity lets the next refresh go at once. */
+  private lastAttempt = Number.NEGATIVE_INFINITY;
+  /** Failed refreshes since the last answer. */
+  private failedAttempts = 0;
+  /** Answers in a row that brought no newer leader epoch. */
+  private equivalentResponses = 0;
+  /** When the next refresh may go, jittered once per answer (undefined: not drawn yet). */
+  private allowedAt: number | undefined;
 
-  constructor(private readonly bootstrap: readonly NodeId[]) {}
+  constructor(
+    private readonly bootstrap: readonly NodeId[],
+    private readonly backoff: { initialMs: number; maxMs: number } = { initialMs: 100, maxMs: 1000 },
+  ) {}
 
-  update(res: MetadataResponse, now: number): void {
+  /** Applies an answer; returns whether it taught anything new (a partition or a newer leader epoch). */
+  update(res: MetadataResponse, now: number): boolean {
     this.lastRefresh = now;
+    this.lastAttempt = now;
+    this.failedAttempts = 0;
+    this.allowedAt = undefined;
+    let changed = false;
     if (res.brokers.length > 0) this.brokerIds = res.brokers.map((b) => b.brokerId);
     for (const t of res.topics) {
       if (t.errorCode !== 0) {
-        this.topics.delete(t.name);
+        if (this.topics.delete(t.name)) changed = true;
         continue;
       }
+      if (!this.topics.has(t.name)) changed = true;
       this.topics.set(t.name, t);
       let list = this.leaders.get(t.name);
       if (!list) this.leaders.set(t.name, (list = []));
@@ -34,9 +57,51 @@ export class MetadataCache {
         const known = list[p.partition];
         // Never go back to an older epoch (a stale broker's answer).
         if (known && known.leaderEpoch > p.leaderEpoch) continue;
+        if (!known || p.leaderEpoch > known.leaderEpoch) changed = true;
         list[p.partition] = { leader: p.leader, leaderEpoch: p.leaderEpoch };
       }
     }
+    this.equivalentResponses = changed ? 0 : this.equivalentResponses + 1;
+    return changed;
+  }
+
+  /** A refresh that got no answer (Java's failedUpdate). */
+  failedUpdate(now: number): void {
+    this.lastAttempt = now;
+    this.failedAttempts++;
+    this.equivalentResponses = 0;
+    this.allowedAt = undefined;
+  }
+
+  /** New topics are wanted: the next refresh goes at once (Java's requestUpdateForNewTopics). */
+  requestUpdateForNewTopics(): void {
+    this.lastAttempt = Number.NEGATIVE_INFINITY;
+    this.equivalentResponses = 0;
+    this.allowedAt = undefined;
+  }
+
+  /** The periodic refresh (metadata.max.age.ms) is not slowed by earlier equivalent answers. */
+  expire(): void {
+    if (this.equivalentResponses === 0) return;
+    this.equivalentResponses = 0;
+    this.allowedAt = undefined;
+  }
+
+  /** Ms until a refresh may be sent (Java's timeToAllowUpdate); `random` jitters it, once per answer. */
+  timeToAllowUpdate(now: number, random: RandomStream): number {
+    if (this.allowedAt === undefined) {
+      if (this.lastAttempt === Number.NEGATIVE_INFINITY) this.allowedAt = 0;
+      else {
+        const uniform = () => random.next();
+        const forAttempts = exponentialBackoff(Math.max(0, this.failedAttempts - 1), this.backoff, uniform);
+        const forEquivalent =
+          this.equivalentResponses > 0
+            ? exponentialBackoff(this.equivalentResponses - 1, this.backoff, uniform)
+            : 0;
+        this.allowedAt = this.lastAttempt + Math.max(forAttempts, forEquivalent);
+      }
+    }
+    return Math.max(0, this.allowedAt - now);
   }
 
   /** KIP-951: a newer leader learned from an error response. */

@@ -149,6 +149,8 @@ export class Producer extends SimNode {
   private readonly eventListeners: ((e: ProducerEvent) => void)[] = [];
   private drainTimer: Timer | undefined;
   private metadataInFlight = false;
+  /** The one pending refresh held back by the metadata backoff. */
+  private metadataTimer: Timer | undefined;
   private correlationId = 0;
   private closing = false;
 
@@ -157,16 +159,29 @@ export class Producer extends SimNode {
     this.flavour = options.flavour ?? 'java';
     this.config = producerConfig(this.flavour, options.config);
     this.keepContent = options.keepContent ?? true;
-    this.metadata = new MetadataCache(options.bootstrap);
+    this.metadata = new MetadataCache(options.bootstrap, {
+      initialMs: this.config['retry.backoff.ms'],
+      maxMs: this.config['retry.backoff.max.ms'],
+    });
   }
 
   protected override onStart(): void {
+    // A request or backoff timer of the previous incarnation will never answer.
+    this.metadataInFlight = false;
+    this.metadataTimer = undefined;
     if (this.config['enable.idempotence']) {
       this.producerId = nextProducerId(this.sim);
       this.producerEpoch = 0;
     }
     this.refreshMetadata();
-    this.every(this.config['metadata.max.age.ms'], () => this.refreshMetadata(), 'producer.metadata-max-age');
+    this.every(
+      this.config['metadata.max.age.ms'],
+      () => {
+        this.metadata.expire();
+        this.requestMetadataUpdate();
+      },
+      'producer.metadata-max-age',
+    );
   }
 
   /** Called with every batch result (success or failure). */
@@ -225,7 +240,9 @@ export class Producer extends SimNode {
       if (partition === undefined) this.noteSticky(topic, n * recordBytes);
       if (batch.bytes + recordBytes > this.config['batch.size']) batch.closed = true;
     }
-    this.wakeSender();
+    // The records of one call arrive together (a workload's burst), so the sender pass that Java's
+    // accumulator.append wakes (Sender.wakeup) runs in this event: a separate event would find the same batches.
+    this.drainNow();
     return first;
   }
 
@@ -335,8 +352,31 @@ export class Producer extends SimNode {
 
   // ---- metadata --------------------------------------------------------------------------------------------
 
+  /** Asks for metadata at once, past the backoff (Java's requestUpdateForNewTopics: a topic not known yet). */
   refreshMetadata(): void {
-    if (this.metadataInFlight) return;
+    this.metadata.requestUpdateForNewTopics();
+    this.requestMetadataUpdate();
+  }
+
+  /**
+   * Java's metadata.requestUpdate() after an error or an unknown leader: the request goes when the refresh
+   * backoff allows (MetadataCache.timeToAllowUpdate), one at a time, so a producer waiting out a leader election
+   * asks every 100 ms, then less often, instead of back to back.
+   */
+  private requestMetadataUpdate(): void {
+    if (this.metadataInFlight || !this.up) return;
+    const wait = this.metadata.timeToAllowUpdate(this.sim.now, this.random('metadata-backoff'));
+    if (wait > 0) {
+      if (this.metadataTimer?.pending && this.metadataTimer.time <= this.sim.now + wait) return;
+      this.metadataTimer?.cancel();
+      this.metadataTimer = this.schedule(
+        wait,
+        () => this.requestMetadataUpdate(),
+        'producer.metadata-backoff',
+      );
+      return;
+    }
+    this.metadataTimer?.cancel();
     this.metadataInFlight = true;
     const node = this.metadata.pickNode(this.random('metadata'));
     this.request<MetadataResponse>(
@@ -345,11 +385,8 @@ export class Producer extends SimNode {
       (o) => {
         this.metadataInFlight = false;
         if (!o.ok) {
-          this.schedule(
-            this.config['retry.backoff.ms'],
-            () => this.refreshMetadata(),
-            'producer.metadata-retry',
-          );
+          this.metadata.failedUpdate(this.sim.now);
+          this.requestMetadataUpdate();
           return;
         }
         this.metadata.update(o.response, this.sim.now);
@@ -400,6 +437,8 @@ export class Producer extends SimNode {
     let groups: Batch[][] | undefined;
     let nextWake = Number.POSITIVE_INFINITY;
     let needMetadata = false;
+    // A partition with a second ready batch behind the one sent now.
+    let more = false;
     for (const deque of this.deques.values()) {
       this.expire(deque, now);
       const b = deque.find((x) => !x.inFlight);
@@ -426,6 +465,8 @@ export class Producer extends SimNode {
         nextWake = Math.min(nextWake, now + this.config['retry.backoff.ms']);
         continue;
       }
+      const next = deque[deque.indexOf(b) + 1];
+      if (next && (next.closed || next.createdAt + linger <= now || this.closing)) more = true;
       leaders ??= [];
       groups ??= [];
       const i = leaders.indexOf(leader);
@@ -435,10 +476,12 @@ export class Producer extends SimNode {
         groups.push([b]);
       }
     }
+    let sent = false;
     for (let g = 0; leaders && groups && g < leaders.length; g++) {
       const broker = leaders[g]!;
       const batches = groups[g]!;
       if ((this.inFlightPerBroker.get(broker) ?? 0) >= maxInFlight) continue;
+      sent = true;
       let size = 0;
       const chosen: Batch[] = [];
       for (const b of batches) {
@@ -448,8 +491,12 @@ export class Producer extends SimNode {
       }
       this.sendProduce(broker, chosen);
     }
-    if (needMetadata) this.refreshMetadata();
+    if (needMetadata) this.requestMetadataUpdate();
     if (nextWake < Number.POSITIVE_INFINITY) this.wakeSender(nextWake);
+    // Java's drain takes one batch per partition per request, and Sender.runOnce loops straight back while
+    // batches are ready, so the next batch of a partition leaves at once in another request (up to
+    // max.in.flight), not after the first one's response.
+    if (more && sent) this.drain();
   }
 
   private expire(deque: Batch[], now: number): void {
@@ -505,7 +552,7 @@ export class Producer extends SimNode {
         if (!o.ok) {
           const error: ErrorName = o.error === 'timeout' ? 'REQUEST_TIMED_OUT' : 'NETWORK_EXCEPTION';
           for (const b of batches) this.handleError(b, correlationId, error, undefined, true);
-          this.refreshMetadata();
+          this.requestMetadataUpdate();
         } else {
           const answered = o.response.partitions;
           for (let i = 0; i < batches.length; i++)
@@ -584,7 +631,7 @@ export class Producer extends SimNode {
         this.config['retry.backoff.ms'] * 2 ** Math.max(0, b.attempts - 1),
       );
       b.retryAt = this.sim.now + this.random('backoff').jitter(backoff, 0.2);
-      if (invalidMetadata || entry.invalidMetadata) this.refreshMetadata();
+      if (invalidMetadata || entry.invalidMetadata) this.requestMetadataUpdate();
       this.requeueInOrder(b);
       return;
     }
