@@ -5,6 +5,7 @@
 // its timeout resolves as a timeout; a request to a node that is down resolves as `disconnected` after a round
 // trip (the connection is refused), which is how clients notice a crashed broker quickly.
 import { type Distribution, sample } from './distribution.ts';
+import type { Lane, LaneEntry, Timer } from './event-queue.ts';
 import type { RandomStream } from './rng.ts';
 import type { Simulation } from './simulation.ts';
 
@@ -22,11 +23,6 @@ export interface Endpoint {
 
 export type RequestOutcome<R> = { ok: true; response: R } | { ok: false; error: 'timeout' | 'disconnected' };
 
-interface Held {
-  reset: () => void;
-  live: boolean;
-}
-
 interface Link {
   lastDelivery: number;
   latency: Distribution | undefined;
@@ -36,7 +32,54 @@ interface SenderState {
   endpoint: Endpoint;
   rng: RandomStream;
   links: Map<NodeId, Link>;
+  /** Requests this node holds (received, not answered), oldest first from `heldHead`; answered ones drop off lazily. */
+  held: (PendingRequest | undefined)[];
+  heldHead: number;
+  heldTail: number;
 }
+
+/** A one-way message in flight. */
+class Transit {
+  constructor(
+    readonly from: NodeId,
+    readonly to: NodeId,
+    readonly payload: unknown,
+  ) {}
+}
+
+/**
+ * One request, from send to outcome: the record both legs are delivered with, the entry of its timeout lane and
+ * of its target's held list. Plain fields instead of closures keep a request/response pair to a handful of objects.
+ */
+class PendingRequest implements LaneEntry {
+  time = 0;
+  seq = 0;
+  queued = false;
+  /** Set once the outcome is decided (answer, timeout, refusal or reset): nothing else may happen after. */
+  done = false;
+  /** Set once the target answered or its crash reset the connection. */
+  replied = false;
+  /** The request leg's latency: a refusal comes back after as long. */
+  delay = 0;
+  holder: SenderState | undefined = undefined;
+  target: Endpoint | undefined = undefined;
+  targetIncarnation = 0;
+  response: unknown = undefined;
+  /** The timeout when there are too many distinct timeout lengths for lanes. */
+  timer: Timer | undefined = undefined;
+  constructor(
+    readonly from: NodeId,
+    readonly to: NodeId,
+    readonly payload: unknown,
+    public callback: ((outcome: RequestOutcome<never>) => void) | undefined,
+    readonly sender: Endpoint,
+    readonly incarnation: number,
+    readonly lane: Lane<PendingRequest> | undefined,
+  ) {}
+}
+
+/** Distinct timeout lengths that get a lane each; beyond, a request's timeout is an ordinary timer. */
+const MAX_TIMEOUT_LANES = 64;
 
 export interface NetworkStats {
   sent: number;
@@ -75,6 +118,9 @@ export class Network {
       endpoint,
       rng: this.sim.rng.stream(`${endpoint.id}/net`),
       links: new Map(),
+      held: [],
+      heldHead: 0,
+      heldTail: 0,
     });
   }
 
@@ -161,7 +207,9 @@ export class Network {
 
   /** Sends a one-way message. Returns false when it was dropped at once. */
   send(from: NodeId, to: NodeId, payload: unknown): boolean {
-    return this.transmit(from, to, payload, (target) => target.deliver(from, payload), undefined);
+    return (
+      this.launch(this.state(from), to, payload, 0, this.arriveMessage, new Transit(from, to, payload)) >= 0
+    );
   }
 
   /**
@@ -175,71 +223,137 @@ export class Network {
     callback: (outcome: RequestOutcome<R>) => void,
     timeoutMs: number = this.requestTimeoutMs,
   ): void {
-    const sender = this.state(from).endpoint;
-    const incarnation = sender.incarnation;
-    let done = false;
-    const finish = (outcome: RequestOutcome<R>) => {
-      if (done) return;
-      done = true;
-      timer.cancel();
-      if (sender.up && sender.incarnation === incarnation) callback(outcome);
-    };
-    const timer = this.sim.schedule(
-      timeoutMs,
-      () => finish({ ok: false, error: 'timeout' }),
-      'net.request-timeout',
-    );
-    this.transmit(
+    const state = this.state(from);
+    const sender = state.endpoint;
+    if (!(timeoutMs >= 0))
+      throw new RangeError(`schedule: delay must be >= 0, got ${timeoutMs} (net.request-timeout)`);
+    const lane = this.timeoutLane(timeoutMs);
+    const r = new PendingRequest(
       from,
       to,
       payload,
-      (target) => {
-        const targetIncarnation = target.incarnation;
-        let replied = false;
-        // While the target holds the request, its crash resets the connection: the sender hears of it.
-        const held: Held = {
-          reset: () => {
-            if (replied || done) return;
-            replied = true;
-            this.sim.schedule(
-              sample(this.link(this.state(to), from).latency ?? this.defaultLatency, this.dropRng),
-              () => finish({ ok: false, error: 'disconnected' }),
-              'net.reset',
-            );
-          },
-          live: true,
-        };
-        this.hold(to, held);
-        target.serve(from, payload, (response, sendDelayMs) => {
-          if (replied || done || !target.up || target.incarnation !== targetIncarnation) return;
-          replied = true;
-          held.live = false;
-          this.transmit(
-            to,
-            from,
-            response,
-            () => finish({ ok: true, response: response as R }),
-            undefined,
-            sendDelayMs,
-          );
-        });
-      },
-      () => finish({ ok: false, error: 'disconnected' }),
+      callback as (outcome: RequestOutcome<never>) => void,
+      sender,
+      sender.incarnation,
+      lane,
     );
+    // The timeout takes its place in the event order before the request leg, as a timer scheduled here would.
+    if (lane) lane.add(this.sim.now + timeoutMs, r);
+    else r.timer = this.sim.scheduleCallAt(this.sim.now + timeoutMs, this.timeOut, r, 'net.request-timeout');
+    r.delay = this.launch(state, to, payload, 0, this.arriveRequest, r);
   }
 
-  /** Requests each node holds (received, not answered): a list with lazy removal, compacted as it grows. */
-  private readonly held = new Map<NodeId, Held[]>();
-
-  private hold(id: NodeId, h: Held): void {
-    let list = this.held.get(id);
-    if (!list) this.held.set(id, (list = []));
-    if (list.length >= 1024 && list.length % 1024 === 0) {
-      const live = list.filter((x) => x.live);
-      list.length = 0;
-      list.push(...live);
+  /** The lane of every request timeout of this length (their deadlines come in the order they are set). */
+  private timeoutLane(timeoutMs: number): Lane<PendingRequest> | undefined {
+    let lane = this.timeoutLanes.get(timeoutMs);
+    if (lane === undefined && this.timeoutLanes.size < MAX_TIMEOUT_LANES) {
+      lane = this.sim.lane(this.timeOut, 'net.request-timeout');
+      this.timeoutLanes.set(timeoutMs, lane);
     }
-    list.push(h);
+    return lane;
+  }
+
+  private readonly timeoutLanes = new Map<number, Lane<PendingRequest>>();
+
+  private finish(r: PendingRequest, outcome: RequestOutcome<unknown>): void {
+    if (r.done) return;
+    r.done = true;
+    if (r.lane) r.lane.withdraw(r);
+    else r.timer!.cancel();
+    const callback = r.callback!;
+    r.callback = undefined;
+    if (r.sender.up && r.sender.incarnation === r.incarnation) callback(outcome as RequestOutcome<never>);
+  }
+
+  private readonly timeOut = (r: PendingRequest): void => this.finish(r, { ok: false, error: 'timeout' });
+  private readonly disconnect = (r: PendingRequest): void =>
+    this.finish(r, { ok: false, error: 'disconnected' });
+
+  /** Where a message arrives: dropped if a fault cut the link meanwhile, or if the target is down. */
+  private arrival(from: NodeId, to: NodeId): SenderState | undefined {
+    const target = this.nodes.get(to);
+    if (this.filtered && !this.reachable(from, to)) {
+      this.stats.dropped++;
+      return undefined;
+    }
+    if (!target?.endpoint.up) {
+      this.stats.dropped++;
+      return undefined;
+    }
+    this.stats.delivered++;
+    return target;
+  }
+
+  private readonly arriveMessage = (m: Transit): void => {
+    this.arrival(m.from, m.to)?.endpoint.deliver(m.from, m.payload);
+  };
+
+  private readonly arriveRequest = (r: PendingRequest): void => {
+    const to = r.to;
+    const state = this.nodes.get(to);
+    if (this.filtered && !this.reachable(r.from, to)) {
+      this.stats.dropped++;
+      return;
+    }
+    if (!state?.endpoint.up) {
+      // The target is down: the connection is refused, and the sender hears of it after as long again.
+      this.stats.dropped++;
+      this.sim.scheduleCallAt(this.sim.now + r.delay, this.disconnect, r, 'net.refused');
+      return;
+    }
+    this.stats.delivered++;
+    const target = state.endpoint;
+    r.target = target;
+    r.targetIncarnation = target.incarnation;
+    r.holder = state;
+    this.hold(state, r);
+    target.serve(r.from, r.payload, (response, sendDelayMs) => this.answer(r, response, sendDelayMs));
+  };
+
+  private answer(r: PendingRequest, response: unknown, sendDelayMs: number | undefined): void {
+    const target = r.target!;
+    if (r.replied || r.done || !target.up || target.incarnation !== r.targetIncarnation) return;
+    r.replied = true;
+    this.release(r.holder!);
+    r.response = response;
+    this.launch(this.state(r.to), r.from, response, sendDelayMs ?? 0, this.arriveResponse, r);
+  }
+
+  private readonly arriveResponse = (r: PendingRequest): void => {
+    if (this.arrival(r.to, r.from) !== undefined) this.finish(r, { ok: true, response: r.response });
+  };
+
+  private hold(state: SenderState, r: PendingRequest): void {
+    const list = state.held;
+    let tail = state.heldTail;
+    // A request that is never answered must not keep every later one alive: drop the answered ones now and then.
+    if (tail >= 1024 && tail % 1024 === 0) {
+      let n = 0;
+      for (let i = state.heldHead; i < tail; i++) {
+        const h = list[i]!;
+        if (!h.replied && !h.done) list[n++] = h;
+      }
+      list.fill(undefined, n, tail);
+      state.heldHead = 0;
+      tail = n;
+    }
+    // Slots are reused, not given up, as the list empties and refills all the time.
+    if (tail < list.length) list[tail] = r;
+    else list.push(r);
+    state.heldTail = tail + 1;
+  }
+
+  /** Answered (or given up) requests leave the front of the holder's list; answers mostly come in order. */
+  private release(state: SenderState): void {
+    const list = state.held;
+    const tail = state.heldTail;
+    let head = state.heldHead;
+    while (head < tail && (list[head]!.replied || list[head]!.done)) list[head++] = undefined;
+    if (head === tail) {
+      head = 0;
+      state.heldTail = 0;
+    }
+    state.heldHead = head;
   }
 
   /**
@@ -247,10 +361,22 @@ export class Network {
    * `disconnected` after a network delay, as a client sees a closed connection when a process dies.
    */
   nodeDown(id: NodeId): void {
-    const list = this.held.get(id);
-    if (!list || list.length === 0) return;
-    this.held.set(id, []);
-    for (const h of list) if (h.live) h.reset();
+    const state = this.nodes.get(id);
+    if (!state) return;
+    const list = state.held;
+    const head = state.heldHead;
+    const tail = state.heldTail;
+    if (tail === head) return;
+    state.held = [];
+    state.heldHead = 0;
+    state.heldTail = 0;
+    for (let i = head; i < tail; i++) {
+      const r = list[i]!;
+      if (r.replied || r.done) continue;
+      r.replied = true;
+      const back = this.link(this.state(r.to), r.from).latency ?? this.defaultLatency;
+      this.sim.scheduleCallAt(this.sim.now + sample(back, this.dropRng), this.disconnect, r, 'net.reset');
+    }
   }
 
   private state(id: NodeId): SenderState {
@@ -265,16 +391,20 @@ export class Network {
     return l;
   }
 
-  private transmit(
-    from: NodeId,
+  /**
+   * Puts a message on the wire: `arrive(arg)` runs when it lands. Returns its latency, or -1 when it was dropped
+   * at once (sender down, or a fault filter).
+   */
+  private launch<A>(
+    sender: SenderState,
     to: NodeId,
     payload: unknown,
-    onArrive: (target: Endpoint) => void,
-    onRefused: (() => void) | undefined,
-    extraDelayMs = 0,
-  ): boolean {
-    const sender = this.state(from);
-    if (!sender.endpoint.up) return false;
+    extraDelayMs: number,
+    arrive: (arg: A) => void,
+    arg: A,
+  ): number {
+    if (!sender.endpoint.up) return -1;
+    const from = sender.endpoint.id;
     this.stats.sent++;
     if (this.traceMessages) this.sim.trace.emit('net.send', from, { to, type: messageType(payload) });
     if (
@@ -282,7 +412,7 @@ export class Network {
       (!this.reachable(from, to) || (this.dropProbability > 0 && this.dropRng.chance(this.dropProbability)))
     ) {
       this.stats.dropped++;
-      return false;
+      return -1;
     }
     const link = this.link(sender, to);
     let delay = sample(link.latency ?? this.defaultLatency, sender.rng) + extraDelayMs;
@@ -290,25 +420,8 @@ export class Network {
     let at = this.sim.now + delay;
     if (at < link.lastDelivery) at = link.lastDelivery;
     link.lastDelivery = at;
-    this.sim.scheduleAt(
-      at,
-      () => {
-        const target = this.nodes.get(to)?.endpoint;
-        if (this.filtered && !this.reachable(from, to)) {
-          this.stats.dropped++;
-          return;
-        }
-        if (!target?.up) {
-          this.stats.dropped++;
-          if (onRefused) this.sim.schedule(delay, onRefused, 'net.refused');
-          return;
-        }
-        this.stats.delivered++;
-        onArrive(target);
-      },
-      'net.deliver',
-    );
-    return true;
+    this.sim.scheduleCallAt(at, arrive, arg, 'net.deliver');
+    return delay;
   }
 }
 

@@ -105,12 +105,14 @@ export abstract class SimNode {
   /** Runs `fn` every `intervalMs` (first after `firstDelay`, default one interval) while this incarnation lives. */
   every(intervalMs: number, fn: () => void, label?: string, firstDelay = intervalMs): Periodic {
     if (!(intervalMs > 0)) throw new RangeError(`every: interval must be > 0, got ${intervalMs}`);
-    let timer: Timer;
+    const incarnation = this.incarnation;
+    // One closure for the whole life of the task (not one per tick), still scheduled through sim.schedule.
     const tick = () => {
-      timer = this.schedule(intervalMs, tick, label);
+      if (this.status !== 'up' || this.incarnation !== incarnation) return;
+      timer = this.sim.schedule(intervalMs, tick, label);
       fn();
     };
-    timer = this.schedule(firstDelay, tick, label);
+    let timer = this.sim.schedule(firstDelay, tick, label);
     return { cancel: () => timer.cancel() };
   }
 
@@ -129,8 +131,16 @@ export abstract class SimNode {
 
   /** This node's own named random stream (`<id>/<name>`). */
   random(name: string): RandomStream {
-    return this.sim.rng.stream(`${this.id}/${name}`);
+    // Models ask for their stream where they draw; a map by the short name spares building the full one each time.
+    let s = this.streams.get(name);
+    if (s === undefined) {
+      s = this.sim.rng.stream(`${this.id}/${name}`);
+      this.streams.set(name, s);
+    }
+    return s;
   }
+
+  private readonly streams = new Map<string, RandomStream>();
 
   /** Emits a trace event from this node. */
   emit(kind: string, fields?: Record<string, unknown>): void {

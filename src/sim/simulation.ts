@@ -3,7 +3,7 @@
 import { constant, type Distribution } from './distribution.ts';
 import { parseDuration } from './duration.ts';
 import { InvariantViolation, type SimContext, SimTimeoutError, SimulationError } from './errors.ts';
-import { EventQueue, type SimEvent, type Timer } from './event-queue.ts';
+import { EventQueue, type Lane, type LaneEntry, type SimEvent, type Timer } from './event-queue.ts';
 import { Network } from './network.ts';
 import { Rng } from './rng.ts';
 import { Trace } from './trace.ts';
@@ -78,6 +78,31 @@ export class Simulation {
     return this.queue.push(time, fn, label);
   }
 
+  /** Runs `fn(arg)` after `delay` virtual ms: schedule() without a closure per event, for hot paths. */
+  scheduleCall<A>(delay: number, fn: (arg: A) => void, arg: A, label?: string): Timer {
+    if (!(delay >= 0))
+      throw new RangeError(`schedule: delay must be >= 0, got ${delay} (${label ?? 'unnamed'})`);
+    return this.queue.pushCall(this.now + delay, fn, arg, label);
+  }
+
+  /**
+   * Runs `fn(arg)` at absolute virtual time `time`: for hot paths, one shared function and a plain record instead
+   * of a closure per event.
+   */
+  scheduleCallAt<A>(time: number, fn: (arg: A) => void, arg: A, label?: string): Timer {
+    if (!(time >= this.now)) throw new RangeError(`scheduleAt: ${time} is before now (${this.now})`);
+    return this.queue.pushCall(time, fn, arg, label);
+  }
+
+  /**
+   * A lane of timers whose times never decrease in the order they are added (e.g. every timeout of one length):
+   * each entry runs `run(entry)` as one event at its time, in the same (time, scheduling order) as any event,
+   * unless withdrawn first. Cheaper than schedule() + cancel() for timers that almost never fire.
+   */
+  lane<E extends LaneEntry>(run: (entry: E) => void, label: string): Lane<E> {
+    return this.queue.lane(run, label);
+  }
+
   /** Number of scheduled, not cancelled events. */
   get pendingEvents(): number {
     return this.queue.size;
@@ -139,13 +164,13 @@ export class Simulation {
   }
 
   private execute(ev: SimEvent): void {
-    const fn = ev.fn!;
+    const fn = ev.fn as (arg: unknown) => void;
     const label = ev.label;
     ev.fn = null;
     this.now = ev.time;
     this.eventCount++;
     try {
-      fn();
+      fn(ev.arg);
     } catch (err) {
       if (
         err instanceof InvariantViolation ||

@@ -52,7 +52,7 @@ export class Trace {
     this.h2 = h2;
     if (this.bufferSize > 0) {
       this.buffer[this.next] = event;
-      this.next = (this.next + 1) % this.bufferSize;
+      this.next = this.next + 1 === this.bufferSize ? 0 : this.next + 1;
     }
     for (const l of this.listeners) l(event);
   }

@@ -3,6 +3,7 @@
 // events per call, so events/s = ops/s (hz) x events per op; the rates are also measured directly and printed
 // after each task as "<task>: N million events/s" so that nobody has to do the multiplication.
 // Targets (from the kernel issue): >= 3 million timer events/s and >= 1 million messages/s on one core.
+// Round trips (two messages each, and a timeout that never fires) show the cost of the request path.
 import { bench, describe } from 'vitest';
 import { type NodeId, SimNode, Simulation } from '../../src/sim/index.ts';
 
@@ -94,6 +95,36 @@ function messageSimulation(): Simulation {
   for (let i = 0; i < MESSAGES_IN_FLIGHT; i++)
     relays[i % NODES]!.sendMessage(ids[(i + 1) % NODES]!, { type: 'm', i });
   return sim;
+}
+
+/** Answers every request at once; as a client, keeps REQUESTS_IN_FLIGHT / NODES requests outstanding. */
+class Echo extends SimNode {
+  peers: NodeId[] = [];
+  answered = 0;
+  private next = 0;
+  protected override onRequest(_from: NodeId, payload: unknown, reply: (r: unknown) => void): void {
+    reply(payload);
+  }
+  ask(): void {
+    const peers = this.peers;
+    this.next = this.next + 1 === peers.length ? 0 : this.next + 1;
+    this.request(peers[this.next]!, { type: 'echo' }, (outcome) => {
+      if (outcome.ok) this.answered++;
+      this.ask();
+    });
+  }
+}
+
+function requestSimulation(): { sim: Simulation; nodes: Echo[] } {
+  const sim = new Simulation({ seed: 1, defaultLatency: { kind: 'lognormal', median: 2, sigma: 0.5 } });
+  const ids = Array.from({ length: NODES }, (_, i) => `n${i}`);
+  const nodes = ids.map((id) => new Echo(sim, id));
+  for (const n of nodes) {
+    n.peers = ids.filter((id) => id !== n.id);
+    n.start();
+  }
+  for (let i = 0; i < MESSAGES_IN_FLIGHT; i++) nodes[i % NODES]!.ask();
+  return { sim, nodes };
 }
 
 /** The floor: a binary min-heap of (time, seq, fn) and nothing else (no cancellation, no clock, no guards). */
@@ -197,6 +228,23 @@ describe(`timers: ${CONCURRENT_TIMERS} self-rescheduling timers, ${EVENTS_PER_OP
         return EVENTS_PER_OP;
       }),
     options(floor),
+  );
+});
+
+describe(`network: request/response round trips between ${NODES} nodes (timeout armed for each), ${EVENTS_PER_OP.toLocaleString('en')} events per op`, () => {
+  const rate = new Rate('Network.request round trips', 'round trips');
+
+  const { sim, nodes } = requestSimulation();
+  const answered = () => nodes.reduce((n, e) => n + e.answered, 0);
+  bench(
+    'Network.request',
+    () =>
+      rate.measure(() => {
+        const before = answered();
+        sim.runToCompletion({ maxEvents: EVENTS_PER_OP });
+        return answered() - before;
+      }),
+    options(rate),
   );
 });
 

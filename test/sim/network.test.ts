@@ -137,6 +137,68 @@ describe('Network: requests', () => {
   });
 });
 
+describe('Network: request timeouts and held requests at scale', () => {
+  it('an answer arriving exactly at the deadline loses to the timeout, which was set before the request left', () => {
+    const sim = new Simulation({ defaultLatency: constant(5) });
+    const [a, b] = recorders(sim, 'a', 'b');
+    b!.replyPolicy = { afterMs: 90 };
+    const r = a!.ask('b', 'q', 100);
+    sim.runFor('1s');
+    expect(r).toEqual({ outcome: { ok: false, error: 'timeout' }, at: 100 });
+    // The timeout was an event; the late response still arrived (and was ignored).
+    expect(sim.network.stats).toEqual({ sent: 2, delivered: 2, dropped: 0 });
+  });
+
+  it('requests with many different timeouts each time out at their own time, in order', () => {
+    const sim = new Simulation({ defaultLatency: constant(1) });
+    const [a, b] = recorders(sim, 'a', 'b');
+    b!.replyPolicy = 'never';
+    // More distinct lengths than the network keeps a lane for, in an order that is not their deadlines' order.
+    const timeouts = Array.from({ length: 150 }, (_, i) => 10 + ((i * 37) % 150));
+    const results = timeouts.map((t) => a!.ask('b', t, t));
+    const events = sim.eventCount;
+    sim.runFor('1s');
+    expect(results).toEqual(timeouts.map((t) => ({ outcome: { ok: false, error: 'timeout' }, at: t })));
+    // One event per delivery and one per timeout, nothing else.
+    expect(sim.eventCount - events).toBe(2 * timeouts.length);
+    expect(sim.pendingEvents).toBe(0);
+  });
+
+  it('thousands of requests a node never answers do not stop the ones it did answer from being let go', () => {
+    const sim = new Simulation({ defaultLatency: constant(1), requestTimeoutMs: 60_000 });
+    const [a, b] = recorders(sim, 'a', 'b');
+    b!.replyPolicy = 'never';
+    const unanswered = Array.from({ length: 3000 }, (_, i) => a!.ask('b', i));
+    sim.runFor(10);
+    // Answer all but every 7th; a crash must reset exactly the rest, in the order they arrived.
+    b!.pendingReplies.forEach((reply, i) => {
+      if (i % 7 !== 0) reply(i);
+    });
+    sim.runFor(10);
+    b!.crash();
+    sim.runFor('1s');
+    expect(unanswered.map((r) => r.outcome)).toEqual(
+      unanswered.map((_, i) =>
+        i % 7 === 0 ? { ok: false, error: 'disconnected' } : { ok: true, response: i },
+      ),
+    );
+    expect(sim.pendingEvents).toBe(0);
+  });
+
+  it('a request that timed out is not reset by a later crash of the node that held it', () => {
+    const sim = new Simulation({ defaultLatency: constant(1) });
+    const [a, b] = recorders(sim, 'a', 'b');
+    b!.replyPolicy = 'never';
+    const r = a!.ask('b', 'q', 50);
+    sim.runFor(100);
+    const events = sim.eventCount;
+    b!.crash();
+    sim.runFor(100);
+    expect(r).toEqual({ outcome: { ok: false, error: 'timeout' }, at: 50 });
+    expect(sim.eventCount).toBe(events);
+  });
+});
+
 describe('Network: faults', () => {
   it('dropOutbound drops one direction; the other direction still works', () => {
     const sim = new Simulation({ defaultLatency: constant(2) });
