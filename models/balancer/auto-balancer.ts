@@ -70,6 +70,8 @@ export class AutoBalancer {
   #model = new ClusterModel();
   /** The most recent detects, oldest first. */
   readonly history: DetectReport[] = [];
+  /** Every move sent in an AlterPartitionReassignments, whatever the history still holds. */
+  readonly #executed: PartitionMove[] = [];
   private settings: AutoBalancerConfig;
   private dynamicSource: unknown;
   private dynamicOverrides: Partial<AutoBalancerConfig> = {};
@@ -256,11 +258,13 @@ export class AutoBalancer {
     return this.history[this.history.length - 1];
   }
 
-  /** Every move executed so far (kept in the history), in order. */
+  /**
+   * Every move sent for execution so far, in order, including the batches of the detect now executing (its
+   * report joins the history only when its execution ends) and those of detects the bounded history has
+   * already dropped (a long run at full speed makes thousands of detects).
+   */
   executedMoves(): PartitionMove[] {
-    return this.history.flatMap((r) =>
-      r.batches.flatMap((b) => b.moves.filter((m) => !b.skipped.some((s) => s.move === m))),
-    );
+    return [...this.#executed];
   }
 
   // ---- metrics ----------------------------------------------------------------------------------------------
@@ -426,7 +430,8 @@ export class AutoBalancer {
       });
       done();
     });
-    if (!ok) {
+    if (ok) this.#executed.push(...sent);
+    else {
       for (const m of sent) batch.errors.push({ move: m, error: 'not the active controller' });
       later();
     }

@@ -5,6 +5,7 @@ import { AutoBalancer } from '../../../models/balancer/index.ts';
 import { QuorumController } from '../../../models/controller/index.ts';
 import { LocalMetadataLog } from '../../../models/metadata/index.ts';
 import { Simulation } from '../../../src/sim/index.ts';
+import { workflowA } from './workflow-a.ts';
 
 describe('AutoBalancer on a controller that is not active', () => {
   it('skips detects until the controller serves, and resumes on its own clock', () => {
@@ -34,5 +35,35 @@ describe('AutoBalancer on a controller that is not active', () => {
     expect(balancer.state).toBeUndefined();
     controller.start();
     expect(balancer.state).toBe('waiting');
+  });
+});
+
+describe('AutoBalancer.executedMoves', () => {
+  it('counts the batches of the detect still executing, and moves older than the bounded history', () => {
+    const w = workflowA('A2', { consumer: false, numRecords: 200_000 });
+    const c = w.cluster;
+    const balancer = c.balancer!;
+    let executed = 0;
+    c.sim.trace.subscribe((e) => {
+      if (e.kind === 'balancer.executed') executed++;
+    });
+    c.runUntil(() => executed > 0, { timeout: '180s', description: 'the first executed batch' });
+    // A2 needs several batches 5 s apart: the detect that planned them has not finished, so no report with
+    // moves is in the history yet, but the partitions of its first batch have moved.
+    expect(balancer.history.every((r) => r.moves.length === 0)).toBe(true);
+    const early = balancer.executedMoves().length;
+    expect(early).toBeGreaterThan(0);
+    c.runUntil(() => balancer.history.some((r) => r.moves.length > 0), {
+      timeout: '120s',
+      description: 'the detect finished',
+    });
+    const all = balancer.executedMoves();
+    expect(all.length).toBeGreaterThan(early);
+    expect(all).toEqual(balancer.history.flatMap((r) => r.batches.flatMap((b) => b.moves)));
+    // Two hours later the history (100 detects) no longer holds that detect; the moves still count.
+    c.runFor('2h');
+    expect(balancer.history).toHaveLength(100);
+    expect(balancer.history.some((r) => r.moves.length > 0)).toBe(false);
+    expect(balancer.executedMoves()).toEqual(all);
   });
 });
