@@ -56,20 +56,18 @@ describe('kafkasim consumer-perf-test', () => {
     );
   });
 
-  // Known intermittent failure (about 1 run in 3 on a loaded machine, never in-process over 540 seeded runs): the
-  // perf consumer is assigned cp2 and resets to offset 0, then reads nothing until its 300 s timeout, with a
-  // metadata request still marked in flight. Not yet understood; retried so CI is not hostage to it, and written
-  // up in the issue notes for the next session.
-  it("with the source workflow's flags, prints a row per reporting interval while records arrive", {
-    retry: 2,
-  }, async () => {
+  it("with the source workflow's flags, prints a row per reporting interval while records arrive", async () => {
     await main(
       ['topics', '--create', '--topic', 'cp2', '--partitions', '4', '--bootstrap-server', server.url],
       bufferIO(),
     );
-    // The server runs at max speed, and this test sets things up in wall time: pause the clock until the
-    // consumer and the producer both exist, then advance it until the consumer is done, in one stretch.
-    await post('/sim/pause', {});
+    // The server runs at max speed, and this test sets things up in wall time, so it drives the clock itself:
+    // paused, then 5 s for the consumer to join (the group's 3 s initial delay) before the producer starts, then
+    // until the consumer is done. Left to the pacer, either race broke the test: the producer started within the
+    // join (the consumer caught up in one interval: one row), or 300 s passed first (the consumer timed out).
+    const clock = async (action: 'pause' | 'resume') =>
+      expect((await fetch(`${server.url}/sim/${action}`, { method: 'POST' })).status).toBe(200);
+    await clock('pause');
     const io = bufferIO();
     const running = main(
       [
@@ -94,6 +92,7 @@ describe('kafkasim consumer-perf-test', () => {
       if (list.data.some((w) => w.kind === 'consumer-perf' && w.topic === 'cp2')) break;
       await new Promise((r) => setTimeout(r, 5));
     }
+    await post('/sim/advance', { duration: '5s' });
     await post('/sim/workloads', {
       kind: 'producer',
       name: 'live',
@@ -105,7 +104,7 @@ describe('kafkasim consumer-perf-test', () => {
     const advanced = (await (
       await post('/sim/advance', { until: { workload_done: 'perf-consumer-2' }, timeout: '120s' })
     ).json()) as { met: boolean };
-    await post('/sim/resume', {});
+    await clock('resume');
     expect(advanced.met).toBe(true);
     expect(await running).toBe(0);
     const lines = io.text().trimEnd().split('\n');
