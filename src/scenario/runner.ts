@@ -390,7 +390,8 @@ class Run {
     const expectations: ExpectationResult[] = (this.spec.expectations ?? []).map((e, index) => {
       try {
         if (e.sql) return this.sqlExpectation(e, index);
-        return { name: e.name, ...evaluate(e, ctx) };
+        const o = evaluate(e, ctx);
+        return { name: e.name, passed: o.passed, expected: o.expected, actual: o.actual };
       } catch (err) {
         return {
           name: e.name,
