@@ -215,7 +215,7 @@ export class ScenarioClients {
     else h.report?.workload.stop();
   }
 
-  private producerOf(name: string): Producer | undefined {
+  producerOf(name: string): Producer | undefined {
     const h = this.handle(name);
     if (h.kind === 'producer') return h.producer;
     if (h.kind === 'perfProducer') return h.report?.workload.producer;

@@ -579,9 +579,13 @@ export function measure(m: MetricSpec, ctx: EvalContext): number | null {
   if (m.quorum) return round(ctx.cluster.quorumStatus()[m.quorum.field]);
   if (m.metadataLoad) return ctx.cluster.metadataLoadStatus()?.[m.metadataLoad.field] ?? null;
   if (m.errorWindow) {
+    const field = m.errorWindow.field ?? 'windowMs';
+    if (field === 'maxAckGapMs') {
+      const gap = ctx.errorWindows?.maxAckGap(m.errorWindow.producer);
+      return gap === undefined ? null : round(gap);
+    }
     const w = ctx.errorWindows?.of(m.errorWindow.producer);
     if (!w) return null;
-    const field = m.errorWindow.field ?? 'windowMs';
     if (field === 'windowMs') return round(w.last - w.first);
     return round((field === 'firstMs' ? w.first : w.last) - (ctx.t0 ?? 0));
   }

@@ -365,8 +365,11 @@ class Run {
     );
     if (windowed.length > 0) {
       const clients = this.clients;
-      this.errorWindows = new ErrorWindows(this.cluster.sim, [...new Set(windowed)], (p) =>
-        clients.errorCount(p),
+      this.errorWindows = new ErrorWindows(
+        this.cluster.sim,
+        [...new Set(windowed)],
+        (p) => clients.errorCount(p),
+        (p) => clients.producerOf(p),
       );
     }
     this.records.push(

@@ -339,10 +339,11 @@ function metricKindSchemas(): Record<(typeof METRIC_KINDS)[number], Schema> {
       'The metadata append load: the committed counter value, appends acknowledged, made, abandoned by a failover.',
     ),
     errorWindow: withDescription(
-      object({ producer: name, field: { type: 'string', enum: ['windowMs', 'firstMs', 'lastMs'] } }, [
-        'producer',
-      ]),
-      'How long a producer saw produce errors: windowMs (default) from its first error to its last, or the timeline time of the first / last error; null when it saw none.',
+      object(
+        { producer: name, field: { type: 'string', enum: ['windowMs', 'firstMs', 'lastMs', 'maxAckGapMs'] } },
+        ['producer'],
+      ),
+      'How long a producer saw produce errors: windowMs (default) from its first error to its last, or the timeline time of the first / last error (null when it saw none); maxAckGapMs, the longest time one of its partitions went between two acknowledgements, errors or not (a request parked on a fenced leader shows no error until its timeout).',
     ),
   };
 }

@@ -346,7 +346,7 @@ export interface MetricSpec {
   timing?: { from?: string; to: string };
   quorum?: { field: 'leaderChanges' | 'unavailableMs' | 'epoch' };
   metadataLoad?: { field: 'committed' | 'acknowledged' | 'appended' | 'abandoned' };
-  errorWindow?: { producer: string; field?: 'windowMs' | 'firstMs' | 'lastMs' };
+  errorWindow?: { producer: string; field?: 'windowMs' | 'firstMs' | 'lastMs' | 'maxAckGapMs' };
 }
 
 export const METRIC_KINDS = [

@@ -209,4 +209,19 @@ describe('the errorWindow metric (broker-heartbeat-loss.yaml)', () => {
     // The errors come after the heartbeats stopped (at 5s), once the fenced leader's requests fail.
     expect(first).toBeGreaterThan(5000);
   });
+
+  it('maxAckGapMs covers the silent wait before the errors as well: the outage as the producer lived it', () => {
+    const r = runScenario(`${SCENARIOS_DIR}broker-heartbeat-loss.yaml`);
+    const { 'app.maxAckGapMs': gap, 'app.lastErrorMs': last, fencedAfterMs: fenced } = r.metrics;
+    // A partition of the cut-off leader got no acknowledgement from about the fencing (5 s + ~8 s) until after the
+    // last error: longer than the error window, which starts only when parked requests time out (30 s).
+    expect(gap).toBeGreaterThan(r.metrics['app.errorWindowMs']!);
+    expect(gap).toBeGreaterThan(last! - (5000 + fenced!) - 1000);
+    // Without the fault no partition waits long: acknowledgements come every few milliseconds.
+    const calm = runScenario(`${SCENARIOS_DIR}broker-heartbeat-loss.yaml`, {
+      // The same cut, from a client that never talks to the controller: no broker is fenced (the run's waits time out).
+      set: ['timeline.0.dropOutbound.from=app'],
+    });
+    expect(calm.metrics['app.maxAckGapMs']).toBeLessThan(1000);
+  });
 });
