@@ -35,5 +35,8 @@ export function routeSchema(doc: RouteDoc): FastifySchema {
   };
 }
 
-/** For routes that take no body: a request without one passes, any JSON body (but null) is refused. */
-export const noBody: Schema = { type: 'null', description: 'no body' };
+/**
+ * For routes that take no body: a request without one passes, and so does `{}` (what `curl -d '{}'` and many
+ * HTTP clients send); any other body is refused, so a misspelt parameter is not silently ignored.
+ */
+export const noBody: Schema = { type: ['null', 'object'], maxProperties: 0, description: 'no body (or {})' };

@@ -70,7 +70,17 @@ export function errorResponse(err: unknown): { status: number; body: ErrorBody }
     return errorReply(e.statusCode, e.body());
   }
   const fe = err as FastifyError;
-  if (fe?.validation) return errorReply(400, { error_code: 400, message: fe.message });
+  if (fe?.validation) {
+    // A body sent to a route that takes none (noBody): say so, rather than ajv's "more than 0 properties".
+    const bodyless = fe.validation.some(
+      (v) =>
+        v.keyword === 'maxProperties' &&
+        v.instancePath === '' &&
+        (v.params as { limit?: number }).limit === 0,
+    );
+    const message = bodyless ? 'this endpoint takes no request body: send none (or {})' : fe.message;
+    return errorReply(400, { error_code: 400, message });
+  }
   const status = typeof fe?.statusCode === 'number' ? fe.statusCode : 500;
   if (status >= 400 && status < 500) return errorReply(status, { error_code: status, message: fe.message });
   return errorReply(500, {

@@ -26,6 +26,12 @@ describe('clock', () => {
     expect((await f.call('POST', '/sim/resume')).body.paused).toBe(false);
     expect(f.host.fingerprint()).toEqual(before);
     expect(f.host.log).toHaveLength(0);
+    // A route that takes no body accepts none or `{}` (curl -d '{}'), and refuses anything else, saying why.
+    expect((await f.call('POST', '/sim/pause', {})).body.paused).toBe(true);
+    const bodied = await f.call('POST', '/sim/resume', { speed: 5 });
+    expect(bodied.status).toBe(400);
+    expect(bodied.body.message).toBe('this endpoint takes no request body: send none (or {})');
+    expect((await f.call('POST', '/sim/resume')).body.paused).toBe(false);
     const bad = await f.call('PUT', '/sim/clock/speed', { speed: 0 });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/speed must be a number above 0/);
