@@ -3,7 +3,7 @@
 // (ListOffsets at the moment of the reset), and hands the application whole batches (trimmed to the position),
 // never one event per record. GroupConsumer (group-consumer.ts) builds subscribe mode on the hooks below.
 import { type NodeId, SimNode, type Simulation, type Timer } from '../../src/sim/index.ts';
-import type { FetchRequest, FetchResponse, ListOffsetsResponse, MetadataResponse } from '../broker/api.ts';
+import type { FetchRequest, FetchResponse, ListOffsetsResponse } from '../broker/api.ts';
 import { brokerNodeId } from '../broker/broker.ts';
 import { Errors, errorByCode } from '../protocol/index.ts';
 import { lastOffsetOf, type RecordBatch } from '../storage/index.ts';
@@ -14,6 +14,7 @@ import {
   consumerConfig,
 } from './config.ts';
 import { MetadataCache } from './metadata-cache.ts';
+import { MetadataRefresh } from './metadata-refresh.ts';
 
 export interface TopicPartitionRef {
   topic: string;
@@ -73,9 +74,7 @@ export class Consumer extends SimNode {
   readonly resets: OffsetReset[] = [];
   protected assignment = new Map<string, PartitionState>();
   private fetching = new Set<number>();
-  private metadataInFlight = false;
-  /** The one pending refresh held back by the metadata backoff. */
-  private metadataTimer: Timer | undefined;
+  private readonly metadataRefresh: MetadataRefresh;
   protected readonly listeners: ((c: ConsumedBatches) => void)[] = [];
   private fetchLoopScheduled = false;
   /** The one pending "pump again after retry.backoff.ms" (after an error, or while a leader is unknown). */
@@ -89,12 +88,21 @@ export class Consumer extends SimNode {
       initialMs: this.config['retry.backoff.ms'],
       maxMs: this.config['retry.backoff.max.ms'],
     });
+    this.metadataRefresh = new MetadataRefresh(
+      this,
+      this.metadata,
+      'consumer.metadata-backoff',
+      () => this.config['request.timeout.ms'],
+      (ok) => {
+        if (ok) this.onMetadataUpdate();
+        this.kick();
+      },
+    );
   }
 
   protected override onStart(): void {
     this.fetching = new Set();
-    this.metadataInFlight = false;
-    this.metadataTimer = undefined;
+    this.metadataRefresh.reset();
     this.fetchLoopScheduled = false;
     this.retryKick = undefined;
     // Positions are volatile: after a restart they come from auto.offset.reset (or committed offsets, with groups).
@@ -173,36 +181,7 @@ export class Consumer extends SimNode {
    * refresh backoff allows (MetadataCache.timeToAllowUpdate), one at a time, not back to back.
    */
   protected requestMetadataUpdate(): void {
-    if (this.metadataInFlight || !this.up) return;
-    const wait = this.metadata.timeToAllowUpdate(this.sim.now, this.random('metadata-backoff'));
-    if (wait > 0) {
-      if (this.metadataTimer?.pending && this.metadataTimer.time <= this.sim.now + wait) return;
-      this.metadataTimer?.cancel();
-      this.metadataTimer = this.schedule(
-        wait,
-        () => this.requestMetadataUpdate(),
-        'consumer.metadata-backoff',
-      );
-      return;
-    }
-    this.metadataTimer?.cancel();
-    this.metadataInFlight = true;
-    this.request<MetadataResponse>(
-      this.metadata.pickNode(this.random('metadata')),
-      { type: 'Metadata', topics: null },
-      (o) => {
-        this.metadataInFlight = false;
-        if (o.ok) {
-          this.metadata.update(o.response, this.sim.now);
-          this.onMetadataUpdate();
-        } else {
-          this.metadata.failedUpdate(this.sim.now);
-          this.requestMetadataUpdate();
-        }
-        this.kick();
-      },
-      this.config['request.timeout.ms'],
-    );
+    this.metadataRefresh.request();
   }
 
   /** Called after every successful metadata refresh. */

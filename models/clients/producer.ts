@@ -23,6 +23,7 @@ import {
   producerConfig,
 } from './config.ts';
 import { MetadataCache } from './metadata-cache.ts';
+import { MetadataRefresh } from './metadata-refresh.ts';
 import { javaKeyPartition, librdkafkaConsistentPartition } from './partitioners.ts';
 
 /** Record batch header size in bytes (Kafka's v2 RecordBatch header). */
@@ -148,9 +149,7 @@ export class Producer extends SimNode {
   private readonly listeners: ((r: DeliveryResult) => void)[] = [];
   private readonly eventListeners: ((e: ProducerEvent) => void)[] = [];
   private drainTimer: Timer | undefined;
-  private metadataInFlight = false;
-  /** The one pending refresh held back by the metadata backoff. */
-  private metadataTimer: Timer | undefined;
+  private readonly metadataRefresh: MetadataRefresh;
   private correlationId = 0;
   private closing = false;
 
@@ -163,12 +162,20 @@ export class Producer extends SimNode {
       initialMs: this.config['retry.backoff.ms'],
       maxMs: this.config['retry.backoff.max.ms'],
     });
+    this.metadataRefresh = new MetadataRefresh(
+      this,
+      this.metadata,
+      'producer.metadata-backoff',
+      () => this.config['request.timeout.ms'],
+      (ok, node, response) => {
+        if (ok) this.metadataAnswered(node, response!);
+      },
+    );
   }
 
   protected override onStart(): void {
     // A request or backoff timer of the previous incarnation will never answer.
-    this.metadataInFlight = false;
-    this.metadataTimer = undefined;
+    this.metadataRefresh.reset();
     if (this.config['enable.idempotence']) {
       this.producerId = nextProducerId(this.sim);
       this.producerEpoch = 0;
@@ -364,49 +371,21 @@ export class Producer extends SimNode {
    * asks every 100 ms, then less often, instead of back to back.
    */
   private requestMetadataUpdate(): void {
-    if (this.metadataInFlight || !this.up) return;
-    const wait = this.metadata.timeToAllowUpdate(this.sim.now, this.random('metadata-backoff'));
-    if (wait > 0) {
-      if (this.metadataTimer?.pending && this.metadataTimer.time <= this.sim.now + wait) return;
-      this.metadataTimer?.cancel();
-      this.metadataTimer = this.schedule(
-        wait,
-        () => this.requestMetadataUpdate(),
-        'producer.metadata-backoff',
-      );
-      return;
+    this.metadataRefresh.request();
+  }
+
+  /** An answer the cache has taken: records that waited for their topic go on. */
+  private metadataAnswered(node: NodeId, response: MetadataResponse): void {
+    this.emitEvent({ type: 'metadata', brokerNode: node, topics: response.topics.length });
+    const waiting = this.waitingForMetadata.splice(0);
+    for (const w of waiting) {
+      if (this.metadata.hasTopic(w.rec.topic)) this.append(w.rec, w.index, 1, w.cb);
+      else this.waitingForMetadata.push(w);
     }
-    this.metadataTimer?.cancel();
-    this.metadataInFlight = true;
-    const node = this.metadata.pickNode(this.random('metadata'));
-    this.request<MetadataResponse>(
-      node,
-      { type: 'Metadata', topics: null },
-      (o) => {
-        this.metadataInFlight = false;
-        if (!o.ok) {
-          this.metadata.failedUpdate(this.sim.now);
-          this.requestMetadataUpdate();
-          return;
-        }
-        this.metadata.update(o.response, this.sim.now);
-        this.emitEvent({ type: 'metadata', brokerNode: node, topics: o.response.topics.length });
-        const waiting = this.waitingForMetadata.splice(0);
-        for (const w of waiting) {
-          if (this.metadata.hasTopic(w.rec.topic)) this.append(w.rec, w.index, 1, w.cb);
-          else this.waitingForMetadata.push(w);
-        }
-        if (this.waitingForMetadata.length > 0) {
-          this.schedule(
-            this.config['retry.backoff.ms'],
-            () => this.refreshMetadata(),
-            'producer.metadata-retry',
-          );
-        }
-        this.wakeSender();
-      },
-      this.config['request.timeout.ms'],
-    );
+    if (this.waitingForMetadata.length > 0) {
+      this.schedule(this.config['retry.backoff.ms'], () => this.refreshMetadata(), 'producer.metadata-retry');
+    }
+    this.wakeSender();
   }
 
   // ---- sender ----------------------------------------------------------------------------------------------
