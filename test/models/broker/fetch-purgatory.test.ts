@@ -3,6 +3,7 @@
 // leader keeps one retry timer, not one per pump.
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../../../src/cluster/index.ts';
+import { leaderWait } from '../clients/leader-wait.ts';
 
 describe('parked consumer fetches', () => {
   it('wait for fetch.min.bytes, and count as bytes out only what they answer with', () => {
@@ -59,21 +60,8 @@ describe('parked consumer fetches', () => {
 
 describe('a consumer waiting for a leader', () => {
   it('keeps one retry timer while a partition has no leader, however many responses arrive meanwhile', () => {
-    const c = createCluster({ seed: 5, brokers: 2, storage: 'kafka' });
-    c.admin.createTopic({ name: 't', assignments: [[0], [1]] });
-    c.runFor('1s');
-    const consumer = c.consumer('c', { config: { 'auto.offset.reset': 'earliest' } });
-    consumer.assign([
-      { topic: 't', partition: 0 },
-      { topic: 't', partition: 1 },
-    ]);
-    const producer = c.producer('p');
     // Partition 0 keeps getting data (so fetch responses keep coming from broker 0) while broker 1 is down.
-    c.sim.schedule(0, function tick() {
-      producer.send({ topic: 't', partition: 0, value: 'v' });
-      c.sim.schedule(5, tick);
-    });
-    c.runFor('2s');
+    const { c, consumer } = leaderWait([0]);
     const retryTimers: number[] = [];
     const schedule = c.sim.schedule.bind(c.sim);
     c.sim.schedule = (delay, fn, label) => {

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { MetadataResponse } from '../../../models/broker/api.ts';
 import { exponentialBackoff, MetadataCache } from '../../../models/clients/index.ts';
-import { createCluster } from '../../../src/cluster/index.ts';
 import { RandomStream } from '../../../src/sim/index.ts';
+import { leaderWait } from './leader-wait.ts';
 
 const OPTIONS = { initialMs: 100, maxMs: 1000 };
 
@@ -101,21 +101,7 @@ describe('MetadataCache refresh backoff', () => {
 
 describe('clients waiting for a leader', () => {
   it('refresh metadata with backoff, not back to back, and find the new leader', () => {
-    const c = createCluster({ seed: 5, brokers: 2, storage: 'kafka' });
-    c.admin.createTopic({ name: 't', assignments: [[0], [1]] });
-    c.runFor('1s');
-    const consumer = c.consumer('c', { config: { 'auto.offset.reset': 'earliest' } });
-    consumer.assign([
-      { topic: 't', partition: 0 },
-      { topic: 't', partition: 1 },
-    ]);
-    const producer = c.producer('p');
-    c.sim.schedule(0, function tick() {
-      producer.send({ topic: 't', partition: 1, value: 'v' });
-      producer.send({ topic: 't', partition: 0, value: 'v' });
-      c.sim.schedule(5, tick);
-    });
-    c.runFor('2s');
+    const { c, consumer, producer } = leaderWait([1, 0]);
     const consumerAnswers: number[] = [];
     const update = consumer.metadata.update.bind(consumer.metadata);
     consumer.metadata.update = (res, now) => {
