@@ -84,13 +84,10 @@ export function consumerGroupView(cluster: Cluster, groupId: string): ConsumerGr
     host: m.clientHost,
     assignment: m.assignment ?? [],
   }));
-  const partitions = new Map<string, { topic: string; partition: number }>();
-  for (const m of members)
-    for (const tp of m.assignment) partitions.set(`${tp.topic}\u0000${tp.partition}`, tp);
-  for (const key of committed.keys()) {
-    const i = key.lastIndexOf('\u0000');
-    partitions.set(key, { topic: key.slice(0, i), partition: Number(key.slice(i + 1)) });
-  }
+  const partitions = groupPartitions(
+    members.map((m) => m.assignment),
+    committed,
+  );
   const logEnd = logEndOffsets(cluster, [...partitions.values()]);
   return {
     groupId,
@@ -173,13 +170,11 @@ export function groupOffsetsNow(
   if (!broker?.up) return [];
   const coordinator = broker.groupCoordinator;
   const committed = coordinator.committedOffsets(groupId) ?? new Map<string, number>();
-  const partitions = new Map<string, { topic: string; partition: number }>();
-  for (const m of coordinator.group(groupId)?.members.values() ?? [])
-    for (const tp of m.assignment ?? []) partitions.set(`${tp.topic}\u0000${tp.partition}`, tp);
-  for (const key of committed.keys()) {
-    const i = key.lastIndexOf('\u0000');
-    partitions.set(key, { topic: key.slice(0, i), partition: Number(key.slice(i + 1)) });
-  }
+  const members = [...(coordinator.group(groupId)?.members.values() ?? [])];
+  const partitions = groupPartitions(
+    members.map((m) => m.assignment ?? []),
+    committed,
+  );
   const hw = new Map<string, number>();
   for (const log of cluster.partitionLogs()) hw.set(`${log.topic}\u0000${log.partition}`, log.highWatermark);
   return [...partitions].map(([key, tp]) => ({
@@ -187,4 +182,22 @@ export function groupOffsetsNow(
     committedOffset: committed.get(key) ?? null,
     logEndOffset: hw.get(key) ?? null,
   }));
+}
+
+/**
+ * The partitions kafka-consumer-groups --describe lists for a group: those its members own and those it has
+ * committed offsets for, keyed `topic\u0000partition` (the coordinator's key).
+ */
+function groupPartitions(
+  assignments: readonly (readonly { topic: string; partition: number }[])[],
+  committed: ReadonlyMap<string, number>,
+): Map<string, { topic: string; partition: number }> {
+  const partitions = new Map<string, { topic: string; partition: number }>();
+  for (const assignment of assignments)
+    for (const tp of assignment) partitions.set(`${tp.topic}\u0000${tp.partition}`, tp);
+  for (const key of committed.keys()) {
+    const i = key.lastIndexOf('\u0000');
+    partitions.set(key, { topic: key.slice(0, i), partition: Number(key.slice(i + 1)) });
+  }
+  return partitions;
 }
