@@ -55,3 +55,4 @@ export {
   type SendRecord,
 } from './producer.ts';
 export { type ProducerPerfOptions, ProducerPerfWorkload } from './producer-perf.ts';
+export { recordsDue, SteadyLoad, type SteadyLoadSpec } from './steady-load.ts';

@@ -3,7 +3,7 @@
 // {"sequence":N,"partition":P,"name":"load-%08d","payload":"abcdefghijklmnopqrstuvwxyz0123456789"}.
 // It hands every record to the producer at once (the Go program loops over Produce), then waits for the
 // deliveries (Flush(60000)); the result is what it prints: produced, remaining, failed, elapsed.
-import type { DeliveryResult, Producer } from '../clients/index.ts';
+import { type DeliveryResult, type Producer, recordsDue } from '../clients/index.ts';
 
 export interface ExplicitProducerOptions {
   topic: string;
@@ -81,7 +81,7 @@ export class ExplicitProducerRun {
     }
     let sent = 0;
     const tick = () => {
-      const due = Math.min(count, Math.floor(((p.sim.now - this.startedAt) * rate) / 1000) + 1);
+      const due = recordsDue(p.sim.now - this.startedAt, rate, count);
       if (due > sent) this.sendRange(sent, due);
       sent = Math.max(sent, due);
       if (sent < count) return;

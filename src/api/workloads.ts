@@ -16,6 +16,7 @@ import {
   consumerConfig,
   ProducerPerfWorkload,
   producerConfig,
+  SteadyLoad,
 } from '../../models/clients/index.ts';
 import {
   type ExplicitProducerOptions,
@@ -371,8 +372,7 @@ export interface SteadyProducerSpec {
 /** A producer sending `rate` records/s (a scenario's `clients.producers`), in 10 ms ticks. */
 export class SteadyProducerRun extends Workload {
   private producer: Producer | undefined;
-  private ticker: { cancel(): void } | undefined;
-  private generated = 0;
+  private load: SteadyLoad | undefined;
   private readonly config: ProducerConfigInput;
 
   constructor(
@@ -398,37 +398,12 @@ export class SteadyProducerRun extends Workload {
     });
     this.producer = producer;
     attachProducerLog(producer, (text) => this.print('stderr', text));
-    const startTime = cluster.sim.now;
-    const tick = () => {
-      const limit = this.spec.records ?? Number.POSITIVE_INFINITY;
-      const due =
-        Math.min(limit, Math.floor(((cluster.sim.now - startTime) * this.spec.rate) / 1000) + 1) -
-        this.generated;
-      const size = this.spec.recordSize ?? 100;
-      if (due > 0) {
-        if (this.spec.keys === 'sequence') {
-          for (let i = 0; i < due; i++) {
-            producer.send({
-              topic: this.spec.topic,
-              key: `key-${this.generated + i}`,
-              valueBytes: size,
-              ...(this.spec.partition !== undefined ? { partition: this.spec.partition } : {}),
-            });
-          }
-        } else producer.sendMany(this.spec.topic, due, size, this.spec.partition);
-        this.generated += due;
-      }
-      if (this.generated >= limit) {
-        producer.flush();
-        this.ticker?.cancel();
-      }
-    };
-    tick();
-    this.ticker = producer.every(10, tick, 'api.producer.tick');
+    this.load = new SteadyLoad(producer, this.spec, 'api.producer.tick');
+    this.load.start();
   }
 
   protected onStop(): void {
-    this.ticker?.cancel();
+    this.load?.stop();
   }
 
   get client(): Producer | undefined {

@@ -1,13 +1,14 @@
 // The clients a scenario declares, created when they start: steady producers (a workload at a fixed rate),
 // consumers in assign mode, consumer groups (members in subscribe mode) and kafka-producer-perf-test runs. Keeps
 // what conditions and metrics read from them.
-import type {
-  Consumer,
-  ConsumerConfigInput,
-  GroupConsumer,
-  GroupConsumerConfigInput,
-  Producer,
-  ProducerConfigInput,
+import {
+  type Consumer,
+  type ConsumerConfigInput,
+  type GroupConsumer,
+  type GroupConsumerConfigInput,
+  type Producer,
+  type ProducerConfigInput,
+  SteadyLoad,
 } from '../../models/clients/index.ts';
 import type { IngestConfigInput, IngestService } from '../../models/lake/index.ts';
 import type { Cluster, PerfProducerReport } from '../cluster/index.ts';
@@ -20,60 +21,8 @@ import type {
   ScenarioSpec,
 } from './types.ts';
 
-/** Records are generated in ticks of this many virtual ms, as many as are due (events follow ticks, not records). */
-const TICK_MS = 10;
-
-/** A producer sending `rate` records/s until stopped or `records` were sent. */
-class SteadyWorkload {
-  generated = 0;
-  private startTime = 0;
-  private ticker: { cancel(): void } | undefined;
-
-  constructor(
-    readonly producer: Producer,
-    readonly spec: ProducerSpec,
-  ) {}
-
-  start(): void {
-    this.startTime = this.producer.sim.now;
-    this.tick();
-    this.ticker = this.producer.every(TICK_MS, () => this.tick(), 'scenario.producer.tick');
-  }
-
-  stop(): void {
-    this.ticker?.cancel();
-    this.ticker = undefined;
-  }
-
-  private tick(): void {
-    const { spec, producer } = this;
-    const limit = spec.records ?? Number.POSITIVE_INFINITY;
-    const elapsed = producer.sim.now - this.startTime;
-    const due = Math.min(limit, Math.floor((elapsed * spec.rate) / 1000) + 1) - this.generated;
-    if (due > 0) {
-      const size = spec.recordSize ?? 100;
-      if (spec.keys === 'sequence') {
-        for (let i = 0; i < due; i++) {
-          const n = this.generated + i;
-          producer.send({
-            topic: spec.topic,
-            key: `key-${n}`,
-            valueBytes: size,
-            ...(spec.partition !== undefined ? { partition: spec.partition } : {}),
-          });
-        }
-      } else producer.sendMany(spec.topic, due, size, spec.partition);
-      this.generated += due;
-    }
-    if (this.generated >= limit) {
-      producer.flush();
-      this.stop();
-    }
-  }
-}
-
 type Handle =
-  | { kind: 'producer'; spec: ProducerSpec; producer?: Producer; workload?: SteadyWorkload }
+  | { kind: 'producer'; spec: ProducerSpec; producer?: Producer; workload?: SteadyLoad }
   | { kind: 'consumer'; spec: ConsumerSpec; consumer?: Consumer }
   | { kind: 'perfProducer'; spec: PerfProducerSpec; report?: PerfProducerReport }
   | { kind: 'group'; spec: GroupSpec; members?: GroupConsumer[] }
@@ -172,7 +121,7 @@ export class ScenarioClients {
         config: (h.spec.config ?? {}) as ProducerConfigInput,
         keepContent: false,
       });
-      h.workload = new SteadyWorkload(h.producer, h.spec);
+      h.workload = new SteadyLoad(h.producer, h.spec, 'scenario.producer.tick');
       h.workload.start();
     } else if (h.kind === 'consumer') {
       h.consumer = this.cluster.consumer(name, {
