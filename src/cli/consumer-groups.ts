@@ -3,7 +3,6 @@
 // stderr as the tool splits them. Facts: apache/kafka ConsumerGroupCommand (describeGroups, printError, main's
 // "Executing consumer group command failed due to") and clients-and-groups.md §5.
 import { ApiConnectionError, ApiRequestError, clientFor } from '../api/client.ts';
-import { parseToolArgs, ToolArgsError } from '../api/tool-args.ts';
 import {
   type ConsumerGroupView,
   formatConsumerGroupMembers,
@@ -11,6 +10,7 @@ import {
   formatConsumerGroupState,
 } from '../format/index.ts';
 import { type CliIO, UsageError } from './io.ts';
+import { toolCommandArgs } from './tool-command.ts';
 
 export const CONSUMER_GROUPS_USAGE = `Usage: kafkasim consumer-groups --bootstrap-server http://HOST:PORT <action> [options]
 
@@ -39,18 +39,8 @@ const SPEC = {
 } as const;
 
 export async function consumerGroupsCommand(argv: string[], io: CliIO): Promise<number> {
-  let args: ReturnType<typeof parseToolArgs>;
-  try {
-    args = parseToolArgs(argv, SPEC);
-  } catch (e) {
-    if (e instanceof ToolArgsError) throw new UsageError(`${e.message}\n\n${CONSUMER_GROUPS_USAGE}`);
-    throw e;
-  }
-  if (args.has('help')) {
-    io.stdout(CONSUMER_GROUPS_USAGE);
-    return 0;
-  }
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  const args = toolCommandArgs(argv, SPEC, CONSUMER_GROUPS_USAGE, io);
+  if (!args) return 0;
   const actions = (['describe', 'list'] as const).filter((a) => args.has(a));
   if (actions.length !== 1)
     throw new UsageError(

@@ -5,9 +5,10 @@
 // --timeout, --from-latest, --hide-header, --date-format, --group) and clients-and-groups.md §5.
 import { readFileSync } from 'node:fs';
 import { clientFor } from '../api/client.ts';
-import { intOption, parseProperties, parseToolArgs, ToolArgsError } from '../api/tool-args.ts';
+import { intOption, parseProperties, ToolArgsError } from '../api/tool-args.ts';
 import { CONSUMER_PERF_DATE_FORMAT } from '../format/index.ts';
 import { type CliIO, UsageError } from './io.ts';
+import { toolCommandArgs } from './tool-command.ts';
 import { runStreamedWorkload } from './workload-stream.ts';
 
 export const CONSUMER_PERF_USAGE = `Usage: kafkasim consumer-perf-test --bootstrap-server http://HOST:PORT --topic T --messages N [options]
@@ -55,18 +56,8 @@ function bad(message: string): never {
 }
 
 export async function consumerPerfTestCommand(argv: string[], io: CliIO): Promise<number> {
-  let args: ReturnType<typeof parseToolArgs>;
-  try {
-    args = parseToolArgs(argv, SPEC);
-  } catch (e) {
-    if (e instanceof ToolArgsError) bad(e.message);
-    throw e;
-  }
-  if (args.has('help')) {
-    io.stdout(CONSUMER_PERF_USAGE);
-    return 0;
-  }
-  if (args.positionals.length > 0) bad(`unrecognized argument '${args.positionals[0]}'`);
+  const args = toolCommandArgs(argv, SPEC, CONSUMER_PERF_USAGE, io);
+  if (!args) return 0;
   if (args.has('include')) bad('--include is not supported by kafkasim consumer-perf-test: use --topic');
   const dateFormat = args.value('date-format');
   if (dateFormat !== undefined && dateFormat !== CONSUMER_PERF_DATE_FORMAT)

@@ -5,8 +5,9 @@
 // --record-size, --throughput, --producer-props, --producer.config, --bootstrap-server) and clients-and-groups.md §5.
 import { readFileSync } from 'node:fs';
 import { clientFor } from '../api/client.ts';
-import { intOption, keyValues, parseProperties, parseToolArgs, ToolArgsError } from '../api/tool-args.ts';
+import { intOption, keyValues, parseProperties, ToolArgsError } from '../api/tool-args.ts';
 import { type CliIO, UsageError } from './io.ts';
+import { toolCommandArgs } from './tool-command.ts';
 import { runStreamedWorkload } from './workload-stream.ts';
 
 export const PRODUCER_PERF_USAGE = `Usage: kafkasim producer-perf-test --topic T --num-records N --record-size B --throughput R
@@ -48,18 +49,8 @@ function bad(message: string): never {
 }
 
 export async function producerPerfTestCommand(argv: string[], io: CliIO): Promise<number> {
-  let args: ReturnType<typeof parseToolArgs>;
-  try {
-    args = parseToolArgs(argv, SPEC);
-  } catch (e) {
-    if (e instanceof ToolArgsError) bad(e.message);
-    throw e;
-  }
-  if (args.has('help')) {
-    io.stdout(PRODUCER_PERF_USAGE);
-    return 0;
-  }
-  if (args.positionals.length > 0) bad(`unrecognized argument '${args.positionals[0]}'`);
+  const args = toolCommandArgs(argv, SPEC, PRODUCER_PERF_USAGE, io);
+  if (!args) return 0;
   for (const unsupported of [
     'payload-file',
     'payload-delimiter',

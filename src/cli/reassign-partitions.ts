@@ -5,7 +5,7 @@
 // verifyBrokerIds, getReplicaAssignmentForPartitions) and clients-and-groups.md §5.
 import { readFileSync } from 'node:fs';
 import { ApiConnectionError, ApiRequestError, clientFor } from '../api/client.ts';
-import { intOption, parseToolArgs, ToolArgsError } from '../api/tool-args.ts';
+import { intOption } from '../api/tool-args.ts';
 import {
   compareTopicPartitions,
   FormatInputError,
@@ -18,6 +18,7 @@ import {
   tpString,
 } from '../format/index.ts';
 import { type CliIO, UsageError } from './io.ts';
+import { toolCommandArgs } from './tool-command.ts';
 
 export const REASSIGN_USAGE = `Usage: kafkasim reassign-partitions --bootstrap-server http://HOST:PORT <action> [options]
 
@@ -64,18 +65,8 @@ interface Reassignment {
 }
 
 export async function reassignPartitionsCommand(argv: string[], io: CliIO): Promise<number> {
-  let args: ReturnType<typeof parseToolArgs>;
-  try {
-    args = parseToolArgs(argv, SPEC);
-  } catch (e) {
-    if (e instanceof ToolArgsError) throw new UsageError(`${e.message}\n\n${REASSIGN_USAGE}`);
-    throw e;
-  }
-  if (args.has('help')) {
-    io.stdout(REASSIGN_USAGE);
-    return 0;
-  }
-  if (args.positionals.length > 0) throw new UsageError(`unexpected argument '${args.positionals[0]}'`);
+  const args = toolCommandArgs(argv, SPEC, REASSIGN_USAGE, io);
+  if (!args) return 0;
   const actions = (['execute', 'verify', 'list', 'generate', 'cancel'] as const).filter((a) => args.has(a));
   if (actions.length !== 1)
     throw new UsageError(

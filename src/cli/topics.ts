@@ -4,7 +4,7 @@
 // Facts: apache/kafka TopicCommand (TopicCommandOptions.checkArgs, createTopic, describeTopic, alterTopic,
 // deleteTopic, listTopics, ensureTopicExists, IncludeList) and clients-and-groups.md §5.
 import { ApiConnectionError, ApiRequestError, clientFor } from '../api/client.ts';
-import { keyValues, parseToolArgs, ToolArgsError } from '../api/tool-args.ts';
+import { keyValues, type parseToolArgs, ToolArgsError } from '../api/tool-args.ts';
 import {
   formatCreatedTopic,
   formatTopicCommandError,
@@ -13,6 +13,7 @@ import {
   type TopicDescribeView,
 } from '../format/index.ts';
 import { type CliIO, UsageError } from './io.ts';
+import { toolCommandArgs } from './tool-command.ts';
 
 export const TOPICS_USAGE = `Usage: kafkasim topics --bootstrap-server http://HOST:PORT <action> [options]
 
@@ -93,19 +94,8 @@ function replicaAssignment(text: string): { partition_id: number; broker_ids: nu
 }
 
 export async function topicsCommand(argv: string[], io: CliIO): Promise<number> {
-  let args: ReturnType<typeof parseToolArgs>;
-  try {
-    args = parseToolArgs(argv, SPEC);
-  } catch (e) {
-    if (e instanceof ToolArgsError) throw new UsageError(`${e.message}\n\n${TOPICS_USAGE}`);
-    throw e;
-  }
-  if (args.has('help')) {
-    io.stdout(TOPICS_USAGE);
-    return 0;
-  }
-  if (args.positionals.length > 0)
-    throw new UsageError(`unexpected argument '${args.positionals[0]}'\n\n${TOPICS_USAGE}`);
+  const args = toolCommandArgs(argv, SPEC, TOPICS_USAGE, io);
+  if (!args) return 0;
   const actions = ACTIONS.filter((a) => args.has(a));
   if (actions.length !== 1)
     throw new UsageError(
