@@ -2,7 +2,6 @@
 // expectation with its actual values, key metrics, virtual and wall time). Exit 0 when every expectation holds,
 // 1 when one fails, 2 when the input is invalid (bad file, bad flag), always without a stack trace.
 import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { RunRecorder, runReportHtml } from '../report/index.ts';
 import {
   formatIssueWithExcerpt,
@@ -15,6 +14,7 @@ import {
 } from '../scenario/index.ts';
 import { formatDuration, jsonlSink } from '../sim/index.ts';
 import { type CliIO, UsageError } from './io.ts';
+import { scenarioCommandArgs } from './scenario-command.ts';
 
 export const RUN_USAGE = `Usage: kafkasim run <file|shipped-name> [options]
 
@@ -142,43 +142,22 @@ function withoutReportFlag(argv: readonly string[]): string[] {
 }
 
 export async function runCommand(argv: string[], io: CliIO): Promise<number> {
-  let values: {
-    seed?: string;
-    set?: string[];
-    json?: boolean;
-    trace?: string;
-    report?: string;
-    quiet?: boolean;
-    help?: boolean;
-  };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        seed: { type: 'string' },
-        set: { type: 'string', multiple: true },
-        json: { type: 'boolean' },
-        trace: { type: 'string' },
-        report: { type: 'string' },
-        quiet: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    }));
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message}\n\n${RUN_USAGE}`);
-  }
-  if (values.help) {
-    io.stdout(RUN_USAGE);
-    return 0;
-  }
-  if (positionals.length !== 1) {
-    throw new UsageError(
-      `${positionals.length === 0 ? 'expected a scenario file' : `expected one scenario file, got ${positionals.length}`}\n\n${RUN_USAGE}`,
-    );
-  }
+  const parsed = scenarioCommandArgs(
+    argv,
+    {
+      seed: { type: 'string' },
+      set: { type: 'string', multiple: true },
+      json: { type: 'boolean' },
+      trace: { type: 'string' },
+      report: { type: 'string' },
+      quiet: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    RUN_USAGE,
+    io,
+  );
+  if (!parsed) return 0;
+  const { values } = parsed;
   const seed = parseSeed(values.seed);
   const json = values.json ?? false;
   const quiet = values.quiet ?? false;
@@ -206,7 +185,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     show(`${s.dim(`${stamp(e.time)} ${e.command}${e.quiet ? '   (quiet)' : ''}`)}\n`);
   };
 
-  const file = resolveScenarioPath(positionals[0]!);
+  const file = resolveScenarioPath(parsed.scenario);
   let result: ScenarioResult;
   let description: string | undefined;
   try {

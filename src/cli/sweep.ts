@@ -24,6 +24,7 @@ import {
 } from '../sweep/index.ts';
 import { type CliIO, UsageError } from './io.ts';
 import { resolveScenarioPath } from './run.ts';
+import { scenarioCommandArgs } from './scenario-command.ts';
 
 export const SWEEP_USAGE = `Usage: kafkasim sweep <file|shipped-name> --grid path=v1,v2,... [options]
        kafkasim sweep merge <sweep.json>... [--csv FILE] [--json] [--report FILE.html]
@@ -108,56 +109,29 @@ export async function sweepCommand(
   options: SweepCommandOptions = {},
 ): Promise<number> {
   if (argv[0] === 'merge') return mergeCommand(argv.slice(1), io);
-  let values: {
-    grid?: string[];
-    set?: string[];
-    seeds?: string;
-    'seed-list'?: string;
-    metrics?: string;
-    'list-metrics'?: boolean;
-    parallel?: string;
-    shard?: string;
-    csv?: string;
-    json?: boolean;
-    report?: string;
-    'run-timeout'?: string;
-    help?: boolean;
-  };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        grid: { type: 'string', multiple: true },
-        set: { type: 'string', multiple: true },
-        seeds: { type: 'string' },
-        'seed-list': { type: 'string' },
-        metrics: { type: 'string' },
-        'list-metrics': { type: 'boolean' },
-        parallel: { type: 'string' },
-        shard: { type: 'string' },
-        csv: { type: 'string' },
-        json: { type: 'boolean' },
-        report: { type: 'string' },
-        'run-timeout': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    }));
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message}\n\n${SWEEP_USAGE}`);
-  }
-  if (values.help) {
-    io.stdout(SWEEP_USAGE);
-    return 0;
-  }
-  if (positionals.length !== 1) {
-    throw new UsageError(
-      `${positionals.length === 0 ? 'expected a scenario file' : `expected one scenario file, got ${positionals.length}`}\n\n${SWEEP_USAGE}`,
-    );
-  }
-  const file = resolveScenarioPath(positionals[0]!);
+  const parsed = scenarioCommandArgs(
+    argv,
+    {
+      grid: { type: 'string', multiple: true },
+      set: { type: 'string', multiple: true },
+      seeds: { type: 'string' },
+      'seed-list': { type: 'string' },
+      metrics: { type: 'string' },
+      'list-metrics': { type: 'boolean' },
+      parallel: { type: 'string' },
+      shard: { type: 'string' },
+      csv: { type: 'string' },
+      json: { type: 'boolean' },
+      report: { type: 'string' },
+      'run-timeout': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    SWEEP_USAGE,
+    io,
+  );
+  if (!parsed) return 0;
+  const { values } = parsed;
+  const file = resolveScenarioPath(parsed.scenario);
   if (values['list-metrics']) return listMetrics(file, values.set ?? [], io);
   if (values.seeds !== undefined && values['seed-list'] !== undefined)
     throw new UsageError('give either --seeds N or --seed-list a,b,c, not both');
