@@ -27,6 +27,8 @@ export * as lake from '../models/lake/index.ts';
 export type { MetadataImage, PartitionRegistration, TopicImage } from '../models/metadata/index.ts';
 export { Errors, errorByCode, KafkaError, kafkaError } from '../models/protocol/index.ts';
 export * as raft from '../models/raft/index.ts';
+// The kernel, for custom nodes and workloads.
+export * from '../models/sim/index.ts';
 export { PartitionLog, type RecordBatch } from '../models/storage/index.ts';
 // The HTTP server, for tests that drive a live cluster over HTTP (and replaying a recorded request log).
 export { replayRequestLog, startServer } from './api/index.ts';
@@ -46,6 +48,4 @@ export {
   runScenarioAsync,
   ScenarioError,
 } from './scenario/index.ts';
-// The kernel, for custom nodes and workloads.
-export * from './sim/index.ts';
 export * as sweep from './sweep/index.ts';

@@ -21,9 +21,10 @@
  * --entity-default --add-config autobalancer...=...`) in the committed metadata, which win as in Kafka's
  * dynamic config precedence. Metrics-topic keys cannot change at runtime.
  */
-import type { NodeId } from '../../src/sim/index.ts';
+
 import type { AlterPartitionReassignmentsResponse, QuorumController } from '../controller/index.ts';
 import { isActiveBroker, type MetadataImage } from '../metadata/index.ts';
+import type { NodeId } from '../sim/index.ts';
 import type { PartitionMove } from './action.ts';
 import { groupMoves, mergeMoves } from './action-batching.ts';
 import { AUTO_BALANCER_METRICS, type AutoBalancerMetricsRequest } from './api.ts';

@@ -5,7 +5,7 @@
  * controller ("Broker status", "expected dist bound", "Total actions num ... split to N batches"); the wording
  * here is kafkasim's own.
  */
-import type { TraceEvent } from '../../src/sim/index.ts';
+import type { TraceEvent } from '../sim/index.ts';
 
 const PREFIX = '[AutoBalancer]';
 

@@ -14,9 +14,9 @@
  * as the broker's own produce path computes them), not measured; PARTITION_SIZE is not reported.
  */
 
-import type { NodeId, Simulation } from '../../src/sim/index.ts';
 import type { Broker, Replica } from '../broker/index.ts';
 import { Errors } from '../protocol/index.ts';
+import type { NodeId, Simulation } from '../sim/index.ts';
 import {
   AUTO_BALANCER_METRICS,
   type AutoBalancerMetricsRequest,

@@ -5,8 +5,7 @@
 // Requests from one connection are processed one at a time, in order, as Kafka's network layer does (a channel
 // is muted from a request's arrival until its response is sent), which is what keeps an idempotent producer's
 // pipelined batches in order.
-import type { Timer } from '../../src/sim/index.ts';
-import { type NodeId, type RequestOutcome, SimNode, type Simulation } from '../../src/sim/index.ts';
+
 import type {
   AlterPartitionResponse,
   BrokerHeartbeatResponse,
@@ -28,6 +27,8 @@ import {
   type TopicImage,
 } from '../metadata/index.ts';
 import { Errors } from '../protocol/index.ts';
+import type { Timer } from '../sim/index.ts';
+import { type NodeId, type RequestOutcome, SimNode, type Simulation } from '../sim/index.ts';
 import { PartitionLog, type RecordBatch, type SharedStorage, type StorageMode } from '../storage/index.ts';
 import type {
   BrokerRequest,

@@ -1,10 +1,11 @@
 // The admin client: sends admin requests to the active controller (moving on when told NOT_CONTROLLER or when
 // a controller does not answer) and read requests (Metadata, DescribeConfigs, ListOffsets) to brokers, through
 // the network like every client.
-import { type NodeId, SimNode, type Simulation } from '../../src/sim/index.ts';
+
 import type { BrokerRequest } from '../broker/api.ts';
 import type { ControllerRequest } from '../controller/api.ts';
 import { Errors } from '../protocol/index.ts';
+import { type NodeId, SimNode, type Simulation } from '../sim/index.ts';
 
 export interface AdminOptions {
   controllers: NodeId[];

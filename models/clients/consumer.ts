@@ -2,10 +2,11 @@
 // the Java fetcher does, follows leader changes through metadata, resets positions with auto.offset.reset
 // (ListOffsets at the moment of the reset), and hands the application whole batches (trimmed to the position),
 // never one event per record. GroupConsumer (group-consumer.ts) builds subscribe mode on the hooks below.
-import { type NodeId, SimNode, type Simulation, type Timer } from '../../src/sim/index.ts';
+
 import type { FetchRequest, FetchResponse, ListOffsetsResponse } from '../broker/api.ts';
 import { brokerNodeId } from '../broker/broker.ts';
 import { Errors, errorByCode } from '../protocol/index.ts';
+import { type NodeId, SimNode, type Simulation, type Timer } from '../sim/index.ts';
 import { lastOffsetOf, type RecordBatch } from '../storage/index.ts';
 import {
   type ClientFlavour,

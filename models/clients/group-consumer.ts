@@ -22,7 +22,6 @@
 // New partitions start at the committed offset (OffsetFetch) or else by auto.offset.reset, evaluated when the new
 // owner resets (ListOffsets then): with `latest`, records written before that moment are skipped.
 import type { Actor } from 'xstate';
-import type { NodeId, Simulation, Timer } from '../../src/sim/index.ts';
 import type { MetadataResponse } from '../broker/api.ts';
 import { brokerNodeId } from '../broker/broker.ts';
 import {
@@ -45,6 +44,7 @@ import {
   type TopicPartition,
 } from '../group/index.ts';
 import { type ErrorName, Errors, errorByCode } from '../protocol/index.ts';
+import type { NodeId, Simulation, Timer } from '../sim/index.ts';
 import type { RecordBatch } from '../storage/index.ts';
 import type { ClientFlavour } from './config.ts';
 import { type ConsumedBatches, Consumer, type PartitionState, type TopicPartitionRef } from './consumer.ts';

@@ -6,9 +6,10 @@
 // KIP-580): at least retry.backoff.ms after the last answer (or failure), growing exponentially to
 // retry.backoff.max.ms with failed attempts and with answers that taught nothing new ("equivalent responses": no
 // partition with a newer leader epoch), so a client waiting for a leader does not ask back to back.
-import type { NodeId, RandomStream } from '../../src/sim/index.ts';
+
 import type { LeaderHint, MetadataResponse, MetadataTopic } from '../broker/api.ts';
 import { brokerNodeId } from '../broker/broker.ts';
+import type { NodeId, RandomStream } from '../sim/index.ts';
 import { exponentialBackoff } from './exponential-backoff.ts';
 
 export interface PartitionLeader {

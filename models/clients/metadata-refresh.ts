@@ -2,8 +2,9 @@
 // when the refresh backoff allows (MetadataCache.timeToAllowUpdate), otherwise one timer for when it does; a
 // failed request counts toward the backoff and asks again. Producer and consumer both refresh this way; what an
 // answer means to each is theirs (`answered`).
-import type { NodeId, SimNode, Timer } from '../../src/sim/index.ts';
+
 import type { MetadataResponse } from '../broker/api.ts';
+import type { NodeId, SimNode, Timer } from '../sim/index.ts';
 import type { MetadataCache } from './metadata-cache.ts';
 
 export class MetadataRefresh {

@@ -6,7 +6,7 @@
 //
 // Records are appended by function calls, not events: a workload can add thousands of records in one event, and
 // the producer only schedules events to send. Record identity is kept as runs of the producer's record indices.
-import { type NodeId, SimNode, type Simulation, type Timer } from '../../src/sim/index.ts';
+
 import type {
   MetadataResponse,
   ProducePartitionResponse,
@@ -15,6 +15,7 @@ import type {
 } from '../broker/api.ts';
 import { brokerNodeId } from '../broker/broker.ts';
 import { type ErrorName, Errors, errorByCode } from '../protocol/index.ts';
+import { type NodeId, SimNode, type Simulation, type Timer } from '../sim/index.ts';
 import type { ProducerBatchData, RecordData, RecordRun } from '../storage/index.ts';
 import {
   type ClientFlavour,

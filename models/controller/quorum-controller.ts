@@ -10,7 +10,7 @@
  * Soft state that only the active controller has, and loses when it crashes: broker heartbeats, MetadataFetch
  * requests parked until something commits, and shared-mode moves waiting for ElectLeaders.
  */
-import { type NodeId, SimNode, type Simulation, type Timer } from '../../src/sim/index.ts';
+
 import {
   emptyImage,
   isActiveBroker,
@@ -23,6 +23,7 @@ import {
   replay,
 } from '../metadata/index.ts';
 import { type QuorumConfig, RaftClient, RaftMetadataLog } from '../raft/index.ts';
+import { type NodeId, SimNode, type Simulation, type Timer } from '../sim/index.ts';
 import { alterPartition, checkBrokerEpoch } from './alter-partition.ts';
 import type {
   BrokerHeartbeatRequest,

@@ -7,8 +7,8 @@
 // maybeCompleteJoinPhase, completeClassicGroupJoin, classicGroupSync, classicGroupHeartbeat,
 // classicGroupLeave, expirePendingSync, ClassicGroup.add/remove/selectProtocol).
 import type { Actor, AnyActorLogic } from 'xstate';
-import type { Timer } from '../../src/sim/index.ts';
 import { type ErrorName, Errors } from '../protocol/index.ts';
+import type { Timer } from '../sim/index.ts';
 import type {
   DescribedGroup,
   HeartbeatRequest,

@@ -9,10 +9,10 @@
 // Facts: clients-and-groups.md §1 (coordinator, defaults), §6 (errors); KafkaApis.handleFindCoordinator,
 // GroupCoordinatorService.partitionFor, CoordinatorRuntime load/unload on leader election.
 import type { Actor, AnyActorLogic } from 'xstate';
-import type { RandomStream, Timer } from '../../src/sim/index.ts';
 import type { CreatableTopic } from '../controller/api.ts';
 import type { MetadataImage } from '../metadata/index.ts';
 import { type ErrorName, Errors } from '../protocol/index.ts';
+import type { RandomStream, Timer } from '../sim/index.ts';
 import type { PartitionLog, ProducerBatchData, RecordData, StorageMode } from '../storage/index.ts';
 import {
   type DescribeGroupsResponse,

@@ -3,7 +3,7 @@
 // over go into a fetch queue the worker polls from; librdkafka's rebalance_cb becomes a held revocation (the
 // member does not rejoin until the worker releases it), and without one the revoked partitions' queued records
 // are dropped at once, as librdkafka purges its fetch queue on unassign.
-import type { NodeId, Simulation } from '../../src/sim/index.ts';
+
 import {
   type ClientFlavour,
   GroupConsumer,
@@ -12,6 +12,7 @@ import {
 } from '../clients/index.ts';
 import type { TopicPartition } from '../group/assignors/index.ts';
 import { errorByCode } from '../protocol/index.ts';
+import type { NodeId, Simulation } from '../sim/index.ts';
 import { FetchQueue } from './fetch-queue.ts';
 import type { CommitOffset, MessageSlice, RebalanceEvent, SinkConsumer } from './sink-consumer.ts';
 

@@ -7,9 +7,10 @@
 // process); their group members linger until session.timeout.ms. What the run must be able to show is kept
 // here: metrics with the service's names, a rebalance log per worker, every lost batch with its offsets and
 // reason, and incidents (a crash between ingest and commit, with the offsets that will be read again).
-import { type NodeId, type RandomStream, SimNode, type Simulation } from '../../src/sim/index.ts';
+
 import type { ClientFlavour, GroupConsumerConfigInput } from '../clients/index.ts';
 import type { TopicPartition } from '../group/assignors/index.ts';
+import { type NodeId, type RandomStream, SimNode, type Simulation } from '../sim/index.ts';
 import type { BadRecord } from './batch-rows.ts';
 import { GroupSinkConsumer } from './group-sink-consumer.ts';
 import {

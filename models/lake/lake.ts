@@ -8,7 +8,7 @@
 // goes through one promise chain, so a query sees exactly the writes of the virtual time at which it was asked,
 // whatever the wall clock does; the simulation never waits for DuckDB and never reads its answers, which keeps
 // runs deterministic.
-import { parseDuration } from '../../src/sim/index.ts';
+import { parseDuration } from '../sim/index.ts';
 import { INTERNAL_SCHEMA, quoteIdent, translate } from './dialect.ts';
 import type { DuckDBEngine, EngineResult } from './duckdb-engine.ts';
 import { LakeError } from './errors.ts';

@@ -9,9 +9,10 @@
 // Left out: heartbeats as messages, max.poll.interval.ms, static membership, cooperative protocols, coordinator
 // failover; the group lives outside the brokers. models/group is the real protocol; this stand-in lets the sink
 // run and be tested on its own.
-import type { Simulation } from '../../src/sim/index.ts';
+
 import { Consumer, type ConsumerConfigInput } from '../clients/index.ts';
 import { type Assignor, assignors, type TopicPartition } from '../group/assignors/index.ts';
+import type { Simulation } from '../sim/index.ts';
 import { FetchQueue } from './fetch-queue.ts';
 import type { CommitOffset, MessageSlice, RebalanceEvent, SinkConsumer } from './sink-consumer.ts';
 

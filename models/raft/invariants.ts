@@ -4,7 +4,7 @@
  * (as kernel invariants); ConsistentCommittedData is a validation run at the end of each phase. They read
  * what a test harness may read: running clients, stored election states, and every voter's log on disk.
  */
-import { InvariantViolation, type Simulation } from '../../src/sim/index.ts';
+import { InvariantViolation, type Simulation } from '../sim/index.ts';
 import { majority } from './decisions.ts';
 import type { ElectionState } from './quorum-state.ts';
 import type { RaftClient } from './raft-client.ts';

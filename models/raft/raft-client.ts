@@ -13,8 +13,8 @@
  * request-level details, as noted where used.
  */
 import type { Actor } from 'xstate';
-import { InvariantViolation, type NodeId, type SimNode, type Timer } from '../../src/sim/index.ts';
 import { Errors } from '../protocol/index.ts';
+import { InvariantViolation, type NodeId, type SimNode, type Timer } from '../sim/index.ts';
 import { parseQuorumVoters, type QuorumConfig, resolveQuorumConfig } from './config.ts';
 import {
   canGrantVote,

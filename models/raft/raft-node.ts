@@ -2,8 +2,9 @@
  * A standalone quorum member: a simulated node whose only job is Raft, like Kafka's TestRaftServer or a node
  * of RaftEventSimulationTest. Hosts that do more (the QuorumController) embed a RaftClient the same way.
  */
-import { type NodeId, SimNode, type Simulation } from '../../src/sim/index.ts';
+
 import { Errors } from '../protocol/index.ts';
+import { type NodeId, SimNode, type Simulation } from '../sim/index.ts';
 import { RaftClient, type RaftClientOptions } from './raft-client.ts';
 
 /** Volatile state built on the log (a replicated counter, a metadata image) that a restart rebuilds. */

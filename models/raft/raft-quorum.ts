@@ -11,7 +11,7 @@ import {
   type RunUntilOptions,
   Simulation,
   type Timer,
-} from '../../src/sim/index.ts';
+} from '../sim/index.ts';
 import type { QuorumConfig } from './config.ts';
 import {
   ConsistentCommittedData,

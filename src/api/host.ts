@@ -3,16 +3,17 @@
 // position of the simulation when it was applied (events executed, virtual time), so that replaying the log
 // against the same seed reproduces the run event for event. Reads never change the world: they only look at
 // immutable metadata images and counters, so they are not logged.
-import type { StorageMode } from '../../models/storage/index.ts';
-import { Cluster, type ClusterOptions } from '../cluster/index.ts';
-import { clusterOptionsOf, type LoadedScenario, loadScenarioText } from '../scenario/index.ts';
+
 import {
   InvariantViolation,
   parseDuration,
   SimTimeoutError,
   type Simulation,
   SimulationError,
-} from '../sim/index.ts';
+} from '../../models/sim/index.ts';
+import type { StorageMode } from '../../models/storage/index.ts';
+import { Cluster, type ClusterOptions } from '../cluster/index.ts';
+import { clusterOptionsOf, type LoadedScenario, loadScenarioText } from '../scenario/index.ts';
 import { ApiError, conflict, KAFKA_RETRIABLE_ERROR } from './errors.ts';
 import {
   ConsumerRun,

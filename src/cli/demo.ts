@@ -2,7 +2,7 @@
 // random latency; one is partitioned away and healed. It prints what happened and the trace hash, which is the
 // same for the same seed on any machine.
 import { parseArgs } from 'node:util';
-import { SimNode, Simulation } from '../sim/index.ts';
+import { SimNode, Simulation } from '../../models/sim/index.ts';
 import { type CliIO, UsageError } from './io.ts';
 
 class Pinger extends SimNode {

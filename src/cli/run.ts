@@ -2,6 +2,7 @@
 // expectation with its actual values, key metrics, virtual and wall time). Exit 0 when every expectation holds,
 // 1 when one fails, 2 when the input is invalid (bad file, bad flag), always without a stack trace.
 import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
+import { formatDuration, jsonlSink } from '../../models/sim/index.ts';
 import { RunRecorder, runReportHtml } from '../report/index.ts';
 import {
   formatIssueWithExcerpt,
@@ -12,7 +13,6 @@ import {
   type StepEvent,
   shippedScenarioFile,
 } from '../scenario/index.ts';
-import { formatDuration, jsonlSink } from '../sim/index.ts';
 import { type CliIO, UsageError } from './io.ts';
 import { scenarioCommandArgs } from './scenario-command.ts';
 

@@ -4,9 +4,9 @@
 // passed its expectations, 1 when one did not, 2 for invalid input, 130 when interrupted.
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { formatDuration } from '../../models/sim/index.ts';
 import { sweepReportHtml, WHATIF_METRICS } from '../report/index.ts';
 import { loadScenarioFile } from '../scenario/index.ts';
-import { formatDuration } from '../sim/index.ts';
 import {
   builtinMetricNames,
   defaultParallelism,

@@ -42,10 +42,10 @@ import {
 import type { MetadataImage } from '../../models/metadata/index.ts';
 import { describeTopicConfigs } from '../../models/metadata/index.ts';
 import { type QuorumConfig, type QuorumMember, registerRaftInvariants } from '../../models/raft/index.ts';
+import { type Distribution, type NodeId, type RunUntilOptions, Simulation } from '../../models/sim/index.ts';
 import { type PartitionLog, SharedStorage, type StorageMode } from '../../models/storage/index.ts';
 import type { ConsumerGroupView, ToolOutput } from '../format/index.ts';
 import { formatExplicitProducerSummary } from '../format/index.ts';
-import { type Distribution, type NodeId, type RunUntilOptions, Simulation } from '../sim/index.ts';
 import { ClusterAdmin } from './admin.ts';
 import { type PerfConsumerReport, reportConsumerPerf } from './consumer-perf-reporter.ts';
 import { type DeliveryReport, DeliveryTracker } from './delivery-check.ts';

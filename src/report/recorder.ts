@@ -8,9 +8,9 @@
 import type { Consumer, DeliveryResult, Producer, ProducerEvent } from '../../models/clients/index.ts';
 import { GroupSinkConsumer, type IngestService, LocalGroupConsumer } from '../../models/lake/index.ts';
 import type { MetadataImage } from '../../models/metadata/index.ts';
+import type { TraceEvent } from '../../models/sim/index.ts';
 import type { Cluster } from '../cluster/index.ts';
 import type { ScenarioResult } from '../scenario/index.ts';
-import type { TraceEvent } from '../sim/index.ts';
 import { LatencyHistogram } from './latency-histogram.ts';
 import type {
   AlterTiming,

@@ -1,7 +1,7 @@
 // What a run leaves for its report and its what-if metrics: time series sampled from the cluster's public
 // objects, every placement change, producer throughput, latency and errors, consumer lag, and the trace events
 // that later models (balancer, groups, Raft) emit. Plain data, so it can cross a worker boundary or be saved.
-import type { TraceEvent } from '../sim/index.ts';
+import type { TraceEvent } from '../../models/sim/index.ts';
 
 export interface PlacementChange {
   /** Virtual ms (absolute). */

@@ -1,7 +1,8 @@
 // The report of one run (`kafkasim run ... --report FILE.html`): what happened, as charts over the run's
 // timeline, then the what-if metrics, the expectations and the steps.
+
+import { formatDuration } from '../../models/sim/index.ts';
 import type { ScenarioResult } from '../scenario/index.ts';
-import { formatDuration } from '../sim/index.ts';
 import { balancerChart } from './charts/balancer-chart.ts';
 import type { ChartSpec } from './charts/chart-spec.ts';
 import { groupChart } from './charts/group-chart.ts';

@@ -1,8 +1,9 @@
 // The what-if metrics: numbers a sweep compares across partition counts, broker counts and configs, computed from
 // a run's recording (and its result). Each reads the data it needs by kind; a metric whose data the run does not
 // have (no balancer, no consumer group, no Raft events yet) is null, shown as n/a, never a made-up 0.
+
+import type { TraceEvent } from '../../models/sim/index.ts';
 import type { ScenarioResult } from '../scenario/index.ts';
-import type { TraceEvent } from '../sim/index.ts';
 import type { PlacementChange, Recording } from './recording.ts';
 
 export interface WhatIfMetric {

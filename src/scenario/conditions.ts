@@ -3,8 +3,8 @@
 
 import { parseLakeTable } from '../../models/lake/index.ts';
 import type { MetadataImage, PartitionRegistration } from '../../models/metadata/index.ts';
+import { parseDuration } from '../../models/sim/index.ts';
 import { type Cluster, groupOffsetsNow } from '../cluster/index.ts';
-import { parseDuration } from '../sim/index.ts';
 import type { PerfStats, ScenarioClients } from './clients.ts';
 import type { ErrorWindows } from './error-windows.ts';
 import type { Comparison, Condition, MetricSpec } from './types.ts';

@@ -2,7 +2,7 @@
 // saw errors around a fault (a fenced broker, a leader change). It observes the error counts after every event
 // (an observer hook: it changes nothing in the run), and only for the producers a scenario asks about.
 import type { DeliveryResult } from '../../models/clients/index.ts';
-import type { Simulation } from '../sim/index.ts';
+import type { Simulation } from '../../models/sim/index.ts';
 
 export interface ErrorWindow {
   /** Virtual time of the first and the last error. */

@@ -13,9 +13,9 @@ import {
 import { DEFAULT_CONTROLLER_CONFIG, validateTopicConfigs } from '../../models/controller/index.ts';
 import { type IngestConfigInput, ingestConfig } from '../../models/lake/index.ts';
 import { DEFAULT_QUORUM_CONFIG, type QuorumConfig, resolveQuorumConfig } from '../../models/raft/index.ts';
+import { parseDuration } from '../../models/sim/index.ts';
 import { FIRST_CONTROLLER_ID } from '../cluster/index.ts';
 import { FormatInputError, parseReassignmentJson, type ReassignmentJson } from '../format/index.ts';
-import { parseDuration } from '../sim/index.ts';
 import { didYouMean, type ScenarioIssue } from './errors.ts';
 import type { DocPath, ScenarioSource } from './source.ts';
 import type { Condition, ConfigValue, MetricSpec, NodeRef, ScenarioSpec, StepSpec } from './types.ts';

@@ -6,7 +6,6 @@ import { brokerDefaults } from '../../models/broker/index.ts';
 import { type ControllerConfig, DEFAULT_CONTROLLER_CONFIG } from '../../models/controller/index.ts';
 import type { LakeQueryResult } from '../../models/lake/index.ts';
 import { DEFAULT_QUORUM_CONFIG, type QuorumConfig } from '../../models/raft/index.ts';
-import { Cluster, type ClusterOptions } from '../cluster/index.ts';
 import {
   type Distribution,
   formatDuration,
@@ -14,7 +13,8 @@ import {
   parseDuration,
   SimTimeoutError,
   type TraceListener,
-} from '../sim/index.ts';
+} from '../../models/sim/index.ts';
+import { Cluster, type ClusterOptions } from '../cluster/index.ts';
 import { ScenarioClients } from './clients.ts';
 import { type EvalContext, evaluate, measure, type StepRecord } from './conditions.ts';
 import { ErrorWindows } from './error-windows.ts';

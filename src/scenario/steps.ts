@@ -1,5 +1,7 @@
 // What each timeline action does to the cluster, and the tool output it prints. Admin actions go through the
 // cluster's admin client, so they take virtual time like the real tools; their output is the tools' own text.
+
+import { formatDuration, parseDuration } from '../../models/sim/index.ts';
 import type { Cluster } from '../cluster/index.ts';
 import { CONTROLLER_NODE, toKafkaError } from '../cluster/index.ts';
 import {
@@ -13,7 +15,6 @@ import {
   type ReassignmentJson,
   tpString,
 } from '../format/index.ts';
-import { formatDuration, parseDuration } from '../sim/index.ts';
 import type { ScenarioClients } from './clients.ts';
 import type { StepRecord } from './conditions.ts';
 import { stringify } from './references.ts';

@@ -1,6 +1,6 @@
 // The scenario document as the runner reads it, after YAML parsing and validation against the JSON Schema
 // (schema.ts describes every field for editors and users; these types mirror it for the code).
-import type { Distribution } from '../sim/index.ts';
+import type { Distribution } from '../../models/sim/index.ts';
 
 /** A duration string such as '250ms', '5s', '2m'. */
 export type DurationText = string;

@@ -2,7 +2,7 @@
 // and the run would hold its worker until the wall-clock timeout. The guard is an invariant (the kernel's
 // after-event hook) that fails once virtual time has not moved for `limit` events in a row; the runner then stops
 // the run and reports it, naming the time it was stuck at.
-import type { Simulation } from '../sim/index.ts';
+import type { Simulation } from '../../models/sim/index.ts';
 
 export const DEFAULT_LIVELOCK_EVENTS = 2_000_000;
 

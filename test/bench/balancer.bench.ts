@@ -19,7 +19,7 @@ import type {
   PartitionRegistration,
   TopicImage,
 } from '../../models/metadata/index.ts';
-import { RandomStream } from '../../src/sim/index.ts';
+import { RandomStream } from '../../models/sim/index.ts';
 import { TOPIC, workflowA } from '../models/balancer/workflow-a.ts';
 
 const BROKERS = 20;

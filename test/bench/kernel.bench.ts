@@ -5,7 +5,7 @@
 // Targets (from the kernel issue): >= 3 million timer events/s and >= 1 million messages/s on one core.
 // Round trips (two messages each, and a timeout that never fires) show the cost of the request path.
 import { bench, describe } from 'vitest';
-import { type NodeId, SimNode, Simulation } from '../../src/sim/index.ts';
+import { type NodeId, SimNode, Simulation } from '../../models/sim/index.ts';
 
 const EVENTS_PER_OP = 1_000_000;
 const CONCURRENT_TIMERS = 1_000;

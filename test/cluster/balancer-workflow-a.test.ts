@@ -2,7 +2,7 @@
 // at the first detect (60 s after the controller starts) and spread out; clients see NOT_LEADER_OR_FOLLOWER only
 // around the moves, refresh metadata and carry on; nothing is lost or duplicated.
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../../src/sim/index.ts';
+import type { TraceEvent } from '../../models/sim/index.ts';
 import { leadersPerBroker, TOPIC, workflowA } from '../models/balancer/workflow-a.ts';
 
 /** Every retry happened within `windowMs` after a batch the balancer executed. */

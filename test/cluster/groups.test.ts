@@ -10,9 +10,9 @@ import type {
   GroupConsumerConfigInput,
 } from '../../models/clients/index.ts';
 import type { Assignor } from '../../models/group/index.ts';
+import type { TraceEvent } from '../../models/sim/index.ts';
 import type { RecordBatch } from '../../models/storage/index.ts';
 import { type Cluster, createCluster } from '../../src/cluster/index.ts';
-import type { TraceEvent } from '../../src/sim/index.ts';
 
 function record(c: Cluster): TraceEvent[] {
   const events: TraceEvent[] = [];

@@ -3,8 +3,8 @@
 // failovers, the quorum status counts leader changes and unavailability, and AutoMQ's auto-balancer follows the
 // active controller when it fails over.
 import { describe, expect, it } from 'vitest';
+import { InvariantViolation } from '../../models/sim/index.ts';
 import { Cluster, createCluster } from '../../src/cluster/index.ts';
-import { InvariantViolation } from '../../src/sim/index.ts';
 import { steadyLoad } from '../models/balancer/steady-load.ts';
 
 const KiB = 1024;

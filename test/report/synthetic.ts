@@ -1,8 +1,9 @@
 // Recordings built by hand for report and metric tests: an empty one, and one with every kind of data, including
 // balancer, group and Raft trace events in the shapes models/balancer, models/group and models/raft emit
 // (balancer.plan/execute, group.join-completed, raft.role with {role, epoch}).
+
+import type { TraceEvent } from '../../models/sim/index.ts';
 import type { Recording } from '../../src/report/index.ts';
-import type { TraceEvent } from '../../src/sim/index.ts';
 
 export function emptyRecording(): Recording {
   return {

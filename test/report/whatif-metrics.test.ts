@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { TraceEvent } from '../../models/sim/index.ts';
 import {
   controllerAvailability,
   countMoves,
@@ -9,7 +10,6 @@ import {
   WHATIF_METRIC_NAMES,
   whatIfMetrics,
 } from '../../src/report/index.ts';
-import type { TraceEvent } from '../../src/sim/index.ts';
 import { emptyRecording, richRecording } from './synthetic.ts';
 
 const at = (

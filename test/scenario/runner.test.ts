@@ -1,8 +1,8 @@
 // The runner on inline scenarios (the library API): step actions and their tool output, conditions with
 // expected vs actual, failures that stop the timeline, metrics, and what a run reports.
 import { describe, expect, it } from 'vitest';
+import type { TraceEvent } from '../../models/sim/index.ts';
 import { runScenario, type ScenarioResult } from '../../src/scenario/index.ts';
-import type { TraceEvent } from '../../src/sim/index.ts';
 
 const base = {
   name: 'inline',

@@ -2,8 +2,8 @@
 // are deterministic whatever the number of threads, and stopping keeps exactly the finished cells.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { Simulation } from '../../models/sim/index.ts';
 import { runScenario } from '../../src/scenario/index.ts';
-import { Simulation } from '../../src/sim/index.ts';
 import {
   guardAgainstLivelock,
   parseGrid,

@@ -2,7 +2,7 @@
 // until a condition holds. Pausing and the speed only change how the wall clock paces the simulation, not the
 // simulation, so they are not in the request log; stepping and advancing are.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DurationError, formatDuration, parseDuration, SimTimeoutError } from '../../sim/index.ts';
+import { DurationError, formatDuration, parseDuration, SimTimeoutError } from '../../../models/sim/index.ts';
 import type { ApiContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { MAX_SPEED, type Speed } from '../pacer.ts';

@@ -2,7 +2,7 @@
 // metadata image are cached per image (images are immutable), so checking after every event stays cheap.
 import type { MetadataImage } from '../../../models/metadata/index.ts';
 import { isReassigning } from '../../../models/metadata/index.ts';
-import type { TraceEvent } from '../../sim/index.ts';
+import type { TraceEvent } from '../../../models/sim/index.ts';
 import { badRequest } from '../errors.ts';
 import type { World } from '../host.ts';
 

@@ -3,8 +3,8 @@
 // change to the simulation, applied at the current virtual time and recorded in the request log.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { brokerNodeId } from '../../../models/broker/index.ts';
+import { parseDuration } from '../../../models/sim/index.ts';
 import { CONTROLLER_NODE } from '../../cluster/index.ts';
-import { parseDuration } from '../../sim/index.ts';
 import type { ApiContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { World } from '../host.ts';

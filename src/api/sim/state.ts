@@ -5,9 +5,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parse as parseYaml } from 'yaml';
 import { describeTopicConfigs } from '../../../models/metadata/index.ts';
+import { formatDuration } from '../../../models/sim/index.ts';
 import type { ConsumerGroupView, TopicDescribeView } from '../../format/index.ts';
 import { loadScenarioText, ScenarioError } from '../../scenario/index.ts';
-import { formatDuration } from '../../sim/index.ts';
 import { type ApiContext, readBroker } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { WORLD_LIMITS, type World } from '../host.ts';

@@ -2,7 +2,7 @@
 // optionally filtered by kind prefix) and a JSONL download of the recent events the trace keeps in memory.
 import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { TraceEvent } from '../../sim/index.ts';
+import type { TraceEvent } from '../../../models/sim/index.ts';
 import type { ApiContext } from '../context.ts';
 import { routeSchema } from '../route-schema.ts';
 

@@ -1,7 +1,7 @@
 // The auto-balancer's decisions on a timeline: one row per kind of decision (detect, violation, candidates, plan,
 // execute, ...), a marker per decision, and its reason in the tooltip, so that a reader can see why the balancer
 // did what it did. Reads `balancer.*` trace events by kind (models/balancer emits them).
-import type { TraceEvent } from '../../sim/index.ts';
+import type { TraceEvent } from '../../../models/sim/index.ts';
 import type { Recording } from '../recording.ts';
 import { type ChartSpec, omitted, PALETTE } from './chart-spec.ts';
 import { axisSeconds, dataZoom, markers, markLine, timeAxis } from './time-axis.ts';

@@ -1,7 +1,7 @@
 // Consumer group generations and assignment changes: each group's generation as a step line (it rises with every
 // completed rebalance), the rebalance triggers and member changes as markers with their reasons, and below, how
 // many partitions each consumer has assigned. Reads `group.*` trace events by kind (models/group emits them).
-import type { TraceEvent } from '../../sim/index.ts';
+import type { TraceEvent } from '../../../models/sim/index.ts';
 import type { Recording } from '../recording.ts';
 import { type ChartSpec, ERROR_COLOR, omitted, PALETTE } from './chart-spec.ts';
 import { axisSeconds, dataZoom, markers, markLine, timeAxis } from './time-axis.ts';

@@ -1,6 +1,6 @@
 // The shared time axis of a run report: seconds since the timeline's time 0 (the scenario's `at:` times), with the
 // labelled steps and the faults drawn as vertical marks so that every chart shows when things happened.
-import type { TraceEvent } from '../../sim/index.ts';
+import type { TraceEvent } from '../../../models/sim/index.ts';
 import type { Recording } from '../recording.ts';
 
 /** Virtual ms (absolute) -> seconds on the report's axis, to the millisecond. */

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { AutoBalancer } from '../../../models/balancer/index.ts';
 import { QuorumController } from '../../../models/controller/index.ts';
 import { LocalMetadataLog } from '../../../models/metadata/index.ts';
-import { Simulation } from '../../../src/sim/index.ts';
+import { Simulation } from '../../../models/sim/index.ts';
 import { workflowA } from './workflow-a.ts';
 
 describe('AutoBalancer on a controller that is not active', () => {

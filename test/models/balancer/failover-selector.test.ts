@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { ClusterStats } from '../../../models/controller/index.ts';
 import { LoadAwareLeaderSelector } from '../../../models/controller/leader-selector.ts';
 import { emptyImage, type LogEntry, type MetadataRecord, replay } from '../../../models/metadata/index.ts';
-import { RandomStream } from '../../../src/sim/index.ts';
+import { RandomStream } from '../../../models/sim/index.ts';
 
 function image(racks: Record<number, string>) {
   const entries: LogEntry[] = Object.entries(racks).map(([id, rack], i) => ({

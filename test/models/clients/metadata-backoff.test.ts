@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import type { MetadataResponse } from '../../../models/broker/api.ts';
 import { exponentialBackoff, MetadataCache } from '../../../models/clients/index.ts';
-import { RandomStream } from '../../../src/sim/index.ts';
+import { RandomStream } from '../../../models/sim/index.ts';
 import { leaderWait } from './leader-wait.ts';
 
 const OPTIONS = { initialMs: 100, maxMs: 1000 };

@@ -24,7 +24,7 @@ import {
   SimNode,
   Simulation,
   type TraceEvent,
-} from '../../../src/sim/index.ts';
+} from '../../../models/sim/index.ts';
 
 export const CONTROLLER: NodeId = 'controller-3000';
 

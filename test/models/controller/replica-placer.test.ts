@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { placeReplicas, ReplicaPlacementError, type UsableBroker } from '../../../models/controller/index.ts';
-import { RandomStream } from '../../../src/sim/index.ts';
+import { RandomStream } from '../../../models/sim/index.ts';
 
 const brokers = (n: number, rackOf: (id: number) => string | null = () => null, fenced: number[] = []) =>
   Array.from({ length: n }, (_, id): UsableBroker => ({ id, rack: rackOf(id), fenced: fenced.includes(id) }));

@@ -11,7 +11,7 @@ import {
   type SyncGroupResponse,
 } from '../../../models/group/index.ts';
 import { Errors } from '../../../models/protocol/index.ts';
-import { createSimActor, Simulation } from '../../../src/sim/index.ts';
+import { createSimActor, Simulation } from '../../../models/sim/index.ts';
 
 interface Harness {
   sim: Simulation;

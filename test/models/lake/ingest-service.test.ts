@@ -3,8 +3,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Producer } from '../../../models/clients/index.ts';
 import { IngestService, type LocalGroup } from '../../../models/lake/index.ts';
+import type { TraceEvent } from '../../../models/sim/index.ts';
 import { Cluster } from '../../../src/cluster/index.ts';
-import type { TraceEvent } from '../../../src/sim/index.ts';
 
 let cluster: Cluster;
 afterEach(async () => {

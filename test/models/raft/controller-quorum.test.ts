@@ -11,8 +11,8 @@ import type {
 import { LocalMetadataLog, type MetadataRecord } from '../../../models/metadata/index.ts';
 import { Errors } from '../../../models/protocol/index.ts';
 import { RaftMetadataLog } from '../../../models/raft/index.ts';
+import { type NodeId, type RequestOutcome, SimNode } from '../../../models/sim/index.ts';
 import { Cluster } from '../../../src/cluster/index.ts';
-import { type NodeId, type RequestOutcome, SimNode } from '../../../src/sim/index.ts';
 
 class Peer extends SimNode {}
 

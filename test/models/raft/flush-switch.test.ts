@@ -2,7 +2,7 @@
 // the seed it prints replays it exactly; with them, the same search finds nothing.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { InvariantViolation } from '../../../src/sim/index.ts';
+import { InvariantViolation } from '../../../models/sim/index.ts';
 import {
   canElectNewLeaderAfterOldLeaderFailure,
   canRecoverAfterAllNodesKilled,

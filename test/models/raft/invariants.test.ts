@@ -8,7 +8,7 @@ import {
   ReplicatedCounter,
   SIMULATION_TEST_QUORUM_CONFIG,
 } from '../../../models/raft/index.ts';
-import { InvariantViolation, Simulation } from '../../../src/sim/index.ts';
+import { InvariantViolation, Simulation } from '../../../models/sim/index.ts';
 
 function running(): RaftQuorum {
   const q = new RaftQuorum({ seed: 3, voters: 3, config: SIMULATION_TEST_QUORUM_CONFIG });

@@ -10,7 +10,7 @@ import {
   resolveQuorumConfig,
   roleOf,
 } from '../../../models/raft/index.ts';
-import { createSimActor, Simulation } from '../../../src/sim/index.ts';
+import { createSimActor, Simulation } from '../../../models/sim/index.ts';
 
 interface World {
   sim: Simulation;

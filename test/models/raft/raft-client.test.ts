@@ -11,7 +11,13 @@ import {
   SIMULATION_TEST_QUORUM_CONFIG,
   type VoteResponse,
 } from '../../../models/raft/index.ts';
-import { constant, type NodeId, type RequestOutcome, SimNode, Simulation } from '../../../src/sim/index.ts';
+import {
+  constant,
+  type NodeId,
+  type RequestOutcome,
+  SimNode,
+  Simulation,
+} from '../../../models/sim/index.ts';
 
 class Peer extends SimNode {
   ask<R>(to: NodeId, payload: unknown): { outcome?: RequestOutcome<R>; at?: number } {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { emptyImage, type MetadataRecord, replay } from '../../../models/metadata/index.ts';
 import { Errors, KafkaError } from '../../../models/protocol/index.ts';
 import { RaftMetadataLog, RaftNode } from '../../../models/raft/index.ts';
-import { constant, Simulation } from '../../../src/sim/index.ts';
+import { constant, Simulation } from '../../../models/sim/index.ts';
 
 function quorum() {
   const sim = new Simulation({ seed: 5, defaultLatency: constant(1) });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { EventQueue, type SimEvent } from '../../src/sim/index.ts';
+import { EventQueue, type SimEvent } from '../../../models/sim/index.ts';
 
 type Op = { op: 'push'; time: number } | { op: 'pop' } | { op: 'cancel'; pick: number };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { jsonlSink, Trace, type TraceEvent } from '../../src/sim/index.ts';
+import { jsonlSink, Trace, type TraceEvent } from '../../../models/sim/index.ts';
 
 const clockAt = (now = 0) => ({ now });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { constant, type NodeId, SimNode, Simulation } from '../../src/sim/index.ts';
+import { constant, type NodeId, SimNode, Simulation } from '../../../models/sim/index.ts';
 import { Recorder, recorders } from './recorder.ts';
 
 /** A node whose volatile state is rebuilt on start and whose `disk` keeps what it "fsynced". */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { assign, createMachine, setup } from 'xstate';
-import { createSimActor, SimNode, Simulation } from '../../src/sim/index.ts';
+import { createSimActor, SimNode, Simulation } from '../../../models/sim/index.ts';
 
 // A session-like lifecycle: a heartbeat resets the session timeout; without one it expires after 10 s.
 const session = setup({

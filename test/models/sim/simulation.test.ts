@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DurationError, SimTimeoutError, Simulation, SimulationError } from '../../src/sim/index.ts';
+import { DurationError, SimTimeoutError, Simulation, SimulationError } from '../../../models/sim/index.ts';
 
 /** Calls `fn` expecting it to throw an error of `type`, and returns the error. */
 function thrown<E extends Error>(type: new (...args: never[]) => E, fn: () => unknown): E {

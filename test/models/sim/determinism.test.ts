@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { TraceEvent } from '../../src/sim/index.ts';
+import type { TraceEvent } from '../../../models/sim/index.ts';
 import { pingWorld } from './ping-workload.ts';
 
 function run(seed: number | string) {

@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { constant, type Distribution, mean, type RandomStream, Rng, sample } from '../../src/sim/index.ts';
+import {
+  constant,
+  type Distribution,
+  mean,
+  type RandomStream,
+  Rng,
+  sample,
+} from '../../../models/sim/index.ts';
 
 const draws = (s: RandomStream, n: number) => Array.from({ length: n }, () => s.next());
 

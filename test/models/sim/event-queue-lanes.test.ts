@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { EventQueue, type LaneEntry, type SimEvent, Simulation } from '../../src/sim/index.ts';
+import { EventQueue, type LaneEntry, type SimEvent, Simulation } from '../../../models/sim/index.ts';
 
 // Lanes must be invisible in the event order: an entry runs exactly where a timer pushed at add() would have run
 // (by time, then by scheduling order among every event), never after it was withdrawn, and counts in size.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvariantViolation, Simulation, type TraceEvent } from '../../src/sim/index.ts';
+import { InvariantViolation, Simulation, type TraceEvent } from '../../../models/sim/index.ts';
 import { pingWorld } from './ping-workload.ts';
 
 /** Runs the ping workload with an invariant that some seed-dependent draw eventually breaks. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { constant, Simulation, type TraceEvent } from '../../src/sim/index.ts';
+import { constant, Simulation, type TraceEvent } from '../../../models/sim/index.ts';
 import { type Recorder, recorders } from './recorder.ts';
 
 const payloads = (r: Recorder) => r.messages.map((m) => m.payload);

@@ -1,5 +1,5 @@
 // A test node that records what reaches it and answers requests according to a policy.
-import { type NodeId, type RequestOutcome, SimNode, type Simulation } from '../../src/sim/index.ts';
+import { type NodeId, type RequestOutcome, SimNode, type Simulation } from '../../../models/sim/index.ts';
 
 export interface Received {
   from: NodeId;

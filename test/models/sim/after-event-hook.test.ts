@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InvariantViolation, Simulation, SimulationError } from '../../src/sim/index.ts';
+import { InvariantViolation, Simulation, SimulationError } from '../../../models/sim/index.ts';
 import { pingWorld } from './ping-workload.ts';
 
 describe('onAfterEvent', () => {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { DurationError, formatDuration, parseDuration } from '../../src/sim/index.ts';
+import { DurationError, formatDuration, parseDuration } from '../../../models/sim/index.ts';
 
 describe('parseDuration', () => {
   it.each([

@@ -2,7 +2,7 @@
 // random first delays, requests to randomly picked peers over a lognormal-latency network with random drops,
 // a partition and a heal, and a crash and restart mid-run. Every response (or failure) is a trace event, so the
 // trace hash covers the outcome of every draw.
-import { type NodeId, SimNode, Simulation, type SimulationOptions } from '../../src/sim/index.ts';
+import { type NodeId, SimNode, Simulation, type SimulationOptions } from '../../../models/sim/index.ts';
 
 export const PEERS = ['n1', 'n2', 'n3', 'n4'] as const;
 
