@@ -1,7 +1,11 @@
 // Every file in scenarios/ runs as a test, and its expectations must hold. Each also runs a second time with
-// the same seed and must replay event for event (same traceHash, same output).
-import { readdirSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+// the same seed and must replay event for event (same traceHash, same output), and its run must match the
+// committed golden fingerprint (golden-trace-hashes.json): a refactor leaves every run exactly as it was.
+//
+// A deliberate behaviour change regenerates the golden file, in a commit of its own that says why:
+//   npm run golden:update      (= KAFKASIM_GOLDEN=update vitest run test/scenario/scenarios.test.ts)
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
 import {
   loadScenarioFile,
   needsSql,
@@ -13,6 +17,27 @@ import {
 const files = readdirSync(SCENARIOS_DIR)
   .filter((f) => f.endsWith('.yaml'))
   .sort();
+
+/** What identifies a run: the run's fingerprint (the trace hash), its event count and its virtual duration. */
+interface GoldenRun {
+  traceHash: string;
+  events: number;
+  virtualMs: number;
+}
+const GOLDEN_FILE = new URL('./golden-trace-hashes.json', import.meta.url);
+const updating = process.env.KAFKASIM_GOLDEN === 'update';
+const golden: Record<string, GoldenRun> = JSON.parse(readFileSync(GOLDEN_FILE, 'utf8'));
+const regenerated: Record<string, GoldenRun> = {};
+afterAll(() => {
+  if (!updating) return;
+  // Entries of scenarios that no longer exist go; a filtered run (-t) keeps the others' entries as they were.
+  const merged: Record<string, GoldenRun> = {};
+  for (const f of files) {
+    const entry = regenerated[f] ?? golden[f];
+    if (entry) merged[f] = entry;
+  }
+  writeFileSync(GOLDEN_FILE, `${JSON.stringify(merged, null, 2)}\n`);
+});
 
 describe('shipped scenarios', () => {
   it('there are scenarios to run (the three this language shipped with, at least)', () => {
@@ -47,8 +72,25 @@ describe('shipped scenarios', () => {
       expect(second.events).toBe(first.events);
       expect(second.virtualMs).toBe(first.virtualMs);
       expect(second.output).toEqual(first.output);
+
+      const actual: GoldenRun = {
+        traceHash: first.traceHash,
+        events: first.events,
+        virtualMs: first.virtualMs,
+      };
+      if (updating) regenerated[f] = actual;
+      else
+        expect(
+          actual,
+          `${f} no longer runs as the golden file says (seed ${first.seed}); if the change of behaviour is ` +
+            'deliberate, regenerate with `npm run golden:update` and commit the new file on its own',
+        ).toEqual(golden[f]);
     });
   }
+
+  it.skipIf(updating)('the golden file names exactly the shipped scenarios', () => {
+    expect(Object.keys(golden).sort()).toEqual(files);
+  });
 });
 
 describe('what the shipped scenarios show', () => {
