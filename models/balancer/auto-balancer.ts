@@ -22,12 +22,16 @@
  * dynamic config precedence. Metrics-topic keys cannot change at runtime.
  */
 
-import type { AlterPartitionReassignmentsResponse, QuorumController } from '../controller/index.ts';
+import type { QuorumController } from '../controller/index.ts';
 import { isActiveBroker, type MetadataImage } from '../metadata/index.ts';
+import {
+  type AlterPartitionReassignmentsResponse,
+  AUTO_BALANCER_METRICS,
+  type AutoBalancerMetricsRequest,
+} from '../protocol/index.ts';
 import type { NodeId } from '../sim/index.ts';
 import type { PartitionMove } from './action.ts';
 import { groupMoves, mergeMoves } from './action-batching.ts';
-import { AUTO_BALANCER_METRICS, type AutoBalancerMetricsRequest } from './api.ts';
 import { ClusterModel } from './cluster-model.ts';
 import {
   type AutoBalancerConfig,

@@ -11,9 +11,10 @@
  *   last report, or one of its partitions' samples, is older than `metrics.delay.ms`, or missing; it is slow
  *   when its latest pending append or fetch latency is above 10 s.
  */
+
 import type { ClusterStats } from '../controller/index.ts';
 import { emptyImage, type MetadataImage } from '../metadata/index.ts';
-import type { AutoBalancerMetricsRequest } from './api.ts';
+import type { AutoBalancerMetricsRequest } from '../protocol/index.ts';
 import { SLOW_BROKER_LATENCY_MS } from './config.ts';
 import type { BrokerStatus } from './decisions.ts';
 import {

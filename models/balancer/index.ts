@@ -13,15 +13,15 @@
  * `core/src/main/java/kafka/autobalancer/` sources named in each file, and Yammer metrics' EWMA for the rates.
  */
 
-export type { Action, PartitionMove } from './action.ts';
-export { describeMove } from './action.ts';
-export { type BatchLimits, groupMoves, mergeMoves } from './action-batching.ts';
 export {
   AUTO_BALANCER_METRICS,
   type AutoBalancerMetricsRequest,
   type AutoBalancerMetricsResponse,
   type PartitionMetrics,
-} from './api.ts';
+} from '../protocol/auto-balancer-metrics.ts';
+export type { Action, PartitionMove } from './action.ts';
+export { describeMove } from './action.ts';
+export { type BatchLimits, groupMoves, mergeMoves } from './action-batching.ts';
 export { AutoBalancer, type AutoBalancerOptions } from './auto-balancer.ts';
 export {
   type BrokerReport,

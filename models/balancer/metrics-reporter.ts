@@ -15,13 +15,13 @@
  */
 
 import type { Broker, Replica } from '../broker/index.ts';
-import { Errors } from '../protocol/index.ts';
-import type { NodeId, Simulation } from '../sim/index.ts';
 import {
   AUTO_BALANCER_METRICS,
   type AutoBalancerMetricsRequest,
   type AutoBalancerMetricsResponse,
-} from './api.ts';
+  Errors,
+} from '../protocol/index.ts';
+import type { NodeId, Simulation } from '../sim/index.ts';
 import { METER_TICK_MS } from './config.ts';
 import { OneMinuteRate } from './meter.ts';
 

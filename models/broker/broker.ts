@@ -6,16 +6,7 @@
 // is muted from a request's arrival until its response is sent), which is what keeps an idempotent producer's
 // pipelined batches in order.
 
-import type {
-  AlterPartitionResponse,
-  BrokerHeartbeatResponse,
-  BrokerRegistrationResponse,
-  ControllerRequest,
-  CreateTopicsResponse,
-  ElectLeadersResponse,
-  MetadataFetchResponse,
-} from '../controller/api.ts';
-import { GroupCoordinator, isGroupRequest, OFFSETS_TOPIC } from '../group/index.ts';
+import { GroupCoordinator } from '../group/index.ts';
 import {
   describeTopicConfigs,
   effectiveTopicConfig,
@@ -26,26 +17,36 @@ import {
   replay,
   type TopicImage,
 } from '../metadata/index.ts';
-import { Errors } from '../protocol/index.ts';
+import {
+  type AlterPartitionResponse,
+  type BrokerHeartbeatResponse,
+  type BrokerRegistrationResponse,
+  type BrokerRequest,
+  brokerNodeId,
+  type ControllerRequest,
+  type CreateTopicsResponse,
+  type DescribeConfigsRequest,
+  type DescribeConfigsResponse,
+  type ElectLeadersResponse,
+  Errors,
+  type FetchPartitionResponse,
+  type FetchRequest,
+  type FetchResponse,
+  isGroupRequest,
+  type LeaderHint,
+  type ListOffsetsRequest,
+  type ListOffsetsResponse,
+  type MetadataFetchResponse,
+  type MetadataRequest,
+  type MetadataResponse,
+  OFFSETS_TOPIC,
+  type ProducePartitionResponse,
+  type ProduceRequest,
+  type ProduceResponse,
+} from '../protocol/index.ts';
 import type { Timer } from '../sim/index.ts';
 import { type NodeId, type RequestOutcome, SimNode, type Simulation } from '../sim/index.ts';
 import { PartitionLog, type RecordBatch, type SharedStorage, type StorageMode } from '../storage/index.ts';
-import type {
-  BrokerRequest,
-  DescribeConfigsRequest,
-  DescribeConfigsResponse,
-  FetchPartitionResponse,
-  FetchRequest,
-  FetchResponse,
-  LeaderHint,
-  ListOffsetsRequest,
-  ListOffsetsResponse,
-  MetadataRequest,
-  MetadataResponse,
-  ProducePartitionResponse,
-  ProduceRequest,
-  ProduceResponse,
-} from './api.ts';
 import { type BrokerConfig, brokerDefaults } from './config.ts';
 
 const NO_BATCHES: readonly RecordBatch[] = Object.freeze([]);
@@ -74,8 +75,6 @@ function removeFrom<T>(list: T[], item: T): void {
   for (let j = i + 1; j < list.length; j++) list[j - 1] = list[j]!;
   list.pop();
 }
-
-export const brokerNodeId = (brokerId: number): NodeId => `broker-${brokerId}`;
 
 export type ReplicaRole = 'leader' | 'follower' | 'opening' | 'offline';
 

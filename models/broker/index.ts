@@ -5,6 +5,5 @@
 // Left out: log segments and retention, quotas, the group and transaction coordinators (groups arrive in
 // models/group), KRaft snapshots, TLS/SASL.
 // Facts: kraft.md §4 (ISR, epochs, fencing), clients-and-groups.md §6 (errors), automq-balancer.md §4 (moves).
-export * from './api.ts';
-export { Broker, type BrokerOptions, brokerNodeId, type Replica, type ReplicaRole } from './broker.ts';
+export { Broker, type BrokerOptions, type Replica, type ReplicaRole } from './broker.ts';
 export { type BrokerConfig, brokerDefaults } from './config.ts';

@@ -2,9 +2,7 @@
 // a controller does not answer) and read requests (Metadata, DescribeConfigs, ListOffsets) to brokers, through
 // the network like every client.
 
-import type { BrokerRequest } from '../broker/api.ts';
-import type { ControllerRequest } from '../controller/api.ts';
-import { Errors } from '../protocol/index.ts';
+import { type BrokerRequest, type ControllerRequest, Errors } from '../protocol/index.ts';
 import { type NodeId, SimNode, type Simulation } from '../sim/index.ts';
 
 export interface AdminOptions {

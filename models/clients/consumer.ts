@@ -3,9 +3,14 @@
 // (ListOffsets at the moment of the reset), and hands the application whole batches (trimmed to the position),
 // never one event per record. GroupConsumer (group-consumer.ts) builds subscribe mode on the hooks below.
 
-import type { FetchRequest, FetchResponse, ListOffsetsResponse } from '../broker/api.ts';
-import { brokerNodeId } from '../broker/broker.ts';
-import { Errors, errorByCode } from '../protocol/index.ts';
+import {
+  brokerNodeId,
+  Errors,
+  errorByCode,
+  type FetchRequest,
+  type FetchResponse,
+  type ListOffsetsResponse,
+} from '../protocol/index.ts';
 import { type NodeId, SimNode, type Simulation, type Timer } from '../sim/index.ts';
 import { lastOffsetOf, type RecordBatch } from '../storage/index.ts';
 import {

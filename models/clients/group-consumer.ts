@@ -21,29 +21,34 @@
 //
 // New partitions start at the committed offset (OffsetFetch) or else by auto.offset.reset, evaluated when the new
 // owner resets (ListOffsets then): with `latest`, records written before that moment are skipped.
+
 import type { Actor } from 'xstate';
-import type { MetadataResponse } from '../broker/api.ts';
-import { brokerNodeId } from '../broker/broker.ts';
 import {
   type Assignor,
   type AssignorMember,
   cooperativeSticky,
-  type FindCoordinatorResponse,
   groupMemberMachine,
+  type MemberStateName,
+  rangeAssignor,
+  roundRobinAssignor,
+  sticky,
+} from '../group/index.ts';
+import {
+  brokerNodeId,
+  type ErrorName,
+  Errors,
+  errorByCode,
+  type FindCoordinatorResponse,
   type HeartbeatResponse,
   type JoinGroupRequest,
   type JoinGroupResponse,
   type LeaveGroupResponse,
-  type MemberStateName,
+  type MetadataResponse,
   type OffsetCommitResponse,
   type OffsetFetchResponse,
-  rangeAssignor,
-  roundRobinAssignor,
   type SyncGroupResponse,
-  sticky,
   type TopicPartition,
-} from '../group/index.ts';
-import { type ErrorName, Errors, errorByCode } from '../protocol/index.ts';
+} from '../protocol/index.ts';
 import type { NodeId, Simulation, Timer } from '../sim/index.ts';
 import type { RecordBatch } from '../storage/index.ts';
 import type { ClientFlavour } from './config.ts';

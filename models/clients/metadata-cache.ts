@@ -7,8 +7,12 @@
 // retry.backoff.max.ms with failed attempts and with answers that taught nothing new ("equivalent responses": no
 // partition with a newer leader epoch), so a client waiting for a leader does not ask back to back.
 
-import type { LeaderHint, MetadataResponse, MetadataTopic } from '../broker/api.ts';
-import { brokerNodeId } from '../broker/broker.ts';
+import {
+  brokerNodeId,
+  type LeaderHint,
+  type MetadataResponse,
+  type MetadataTopic,
+} from '../protocol/index.ts';
 import type { NodeId, RandomStream } from '../sim/index.ts';
 import { exponentialBackoff } from './exponential-backoff.ts';
 

@@ -3,7 +3,7 @@
 // failed request counts toward the backoff and asks again. Producer and consumer both refresh this way; what an
 // answer means to each is theirs (`answered`).
 
-import type { MetadataResponse } from '../broker/api.ts';
+import type { MetadataResponse } from '../protocol/index.ts';
 import type { NodeId, SimNode, Timer } from '../sim/index.ts';
 import type { MetadataCache } from './metadata-cache.ts';
 

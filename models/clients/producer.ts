@@ -7,14 +7,16 @@
 // Records are appended by function calls, not events: a workload can add thousands of records in one event, and
 // the producer only schedules events to send. Record identity is kept as runs of the producer's record indices.
 
-import type {
-  MetadataResponse,
-  ProducePartitionResponse,
-  ProduceRequest,
-  ProduceResponse,
-} from '../broker/api.ts';
-import { brokerNodeId } from '../broker/broker.ts';
-import { type ErrorName, Errors, errorByCode } from '../protocol/index.ts';
+import {
+  brokerNodeId,
+  type ErrorName,
+  Errors,
+  errorByCode,
+  type MetadataResponse,
+  type ProducePartitionResponse,
+  type ProduceRequest,
+  type ProduceResponse,
+} from '../protocol/index.ts';
 import { type NodeId, SimNode, type Simulation, type Timer } from '../sim/index.ts';
 import type { ProducerBatchData, RecordData, RecordRun } from '../storage/index.ts';
 import {

@@ -7,8 +7,9 @@
  * (INELIGIBLE_REPLICA). An ISR change that completes a reassignment may move the leader; the requester then gets
  * NEW_LEADER_ELECTED although the change was written.
  */
+
 import { type MetadataImage, topicById } from '../metadata/index.ts';
-import type { AlterPartitionRequest, AlterPartitionResponse } from './api.ts';
+import type { AlterPartitionRequest, AlterPartitionResponse } from '../protocol/index.ts';
 import { type ControlContext, type ControlResult, errorResult, NO_ERROR } from './control-context.ts';
 import { electionFor, traceChange } from './leadership.ts';
 import { buildPartitionChange } from './partition-change.ts';

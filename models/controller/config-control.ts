@@ -12,8 +12,9 @@
  *
  * Left out: APPEND and SUBTRACT, the legacy AlterConfigs API, alter-config policies.
  */
+
 import { type ConfigRecord, topicByName } from '../metadata/index.ts';
-import type { IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse } from './api.ts';
+import type { IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse } from '../protocol/index.ts';
 import { validateTopicConfigs } from './config.ts';
 import {
   type ControlContext,

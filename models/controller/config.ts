@@ -8,6 +8,7 @@
  * are `ConfigException`'s ("Invalid value V for configuration K: ...") and `LogConfig.validateNames`
  * ("Unknown topic config name: K").
  */
+
 import { TOPIC_CONFIGS, TOPIC_CONFIGS_BY_NAME, type TopicConfigKey } from '../metadata/index.ts';
 import { KafkaError } from '../protocol/index.ts';
 

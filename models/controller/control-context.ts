@@ -5,8 +5,12 @@
  */
 
 import type { MetadataImage, MetadataRecord } from '../metadata/index.ts';
-import { type FailureName, KafkaError, Errors as ProtocolErrors } from '../protocol/index.ts';
-import type { ErrorResult } from './api.ts';
+import {
+  type ErrorResult,
+  type FailureName,
+  KafkaError,
+  Errors as ProtocolErrors,
+} from '../protocol/index.ts';
 import type { ControllerConfig, StorageMode } from './config.ts';
 import type { ClusterStats } from './leader-selector.ts';
 import type { PlacementRandom } from './replica-placer.ts';

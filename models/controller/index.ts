@@ -19,7 +19,6 @@
  * `LoadAwarePartitionLeaderSelector`, cited where each rule is used.
  */
 
-export * from './api.ts';
 export {
   type BrokerControlState,
   BrokerHeartbeatManager,

@@ -10,6 +10,7 @@
  *   (same rack first, weighted by 1/load) and that broker leads at once, because the old one cannot close it;
  *   when its broker shuts down cleanly it moves with leader -1 and waits for the old broker's ElectLeaders.
  */
+
 import {
   type BrokerRegistrationChangeRecord,
   FENCE,
@@ -23,7 +24,7 @@ import {
   topicByName,
   UNFENCE,
 } from '../metadata/index.ts';
-import type { ElectLeadersRequest, ElectLeadersResponse } from './api.ts';
+import type { ElectLeadersRequest, ElectLeadersResponse } from '../protocol/index.ts';
 import {
   type ControlContext,
   type ControlResult,

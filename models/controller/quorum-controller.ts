@@ -22,9 +22,6 @@ import {
   newTopicId,
   replay,
 } from '../metadata/index.ts';
-import { type QuorumConfig, RaftClient, RaftMetadataLog } from '../raft/index.ts';
-import { type NodeId, SimNode, type Simulation, type Timer } from '../sim/index.ts';
-import { alterPartition, checkBrokerEpoch } from './alter-partition.ts';
 import type {
   BrokerHeartbeatRequest,
   BrokerHeartbeatResponse,
@@ -34,7 +31,10 @@ import type {
   MetadataFetchRequest,
   MetadataFetchResponse,
   NotControllerResponse,
-} from './api.ts';
+} from '../protocol/index.ts';
+import { type QuorumConfig, RaftClient, RaftMetadataLog } from '../raft/index.ts';
+import { type NodeId, SimNode, type Simulation, type Timer } from '../sim/index.ts';
+import { alterPartition, checkBrokerEpoch } from './alter-partition.ts';
 import {
   BrokerHeartbeatManager,
   currentBrokerState,

@@ -11,6 +11,7 @@
  * shared mode: one PartitionChangeRecord sets replicas and ISR to [dest] and the leader to -1; the old leader
  * closes the partition and asks for the election. If the old leader is gone the destination is elected at once.
  */
+
 import {
   isActiveBroker,
   type MetadataImage,
@@ -25,7 +26,7 @@ import type {
   AlterPartitionReassignmentsResponse,
   ListPartitionReassignmentsRequest,
   ListPartitionReassignmentsResponse,
-} from './api.ts';
+} from '../protocol/index.ts';
 import {
   type ControlContext,
   type ControlResult,

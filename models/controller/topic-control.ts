@@ -4,6 +4,7 @@
  * (duplicate names). Error codes and messages are Kafka's (clients-and-groups.md §6 and the source); in shared
  * mode (AutoMQ) a partition has exactly one replica.
  */
+
 import {
   isActiveBroker,
   type MetadataImage,
@@ -18,7 +19,7 @@ import type {
   CreateTopicsResponse,
   DeleteTopicsRequest,
   DeleteTopicsResponse,
-} from './api.ts';
+} from '../protocol/index.ts';
 import { effectiveTopicConfigs, validateTopicConfigs } from './config.ts';
 import {
   type ControlContext,

@@ -6,21 +6,23 @@
 // Facts: clients-and-groups.md §1 (GroupMetadataManager: classicGroupJoin*, prepareRebalance,
 // maybeCompleteJoinPhase, completeClassicGroupJoin, classicGroupSync, classicGroupHeartbeat,
 // classicGroupLeave, expirePendingSync, ClassicGroup.add/remove/selectProtocol).
+
 import type { Actor, AnyActorLogic } from 'xstate';
-import { type ErrorName, Errors } from '../protocol/index.ts';
+import {
+  type DescribedGroup,
+  type ErrorName,
+  Errors,
+  type HeartbeatRequest,
+  type HeartbeatResponse,
+  type JoinGroupProtocol,
+  type JoinGroupRequest,
+  type JoinGroupResponse,
+  type LeaveGroupRequest,
+  type LeaveGroupResponse,
+  type SyncGroupRequest,
+  type SyncGroupResponse,
+} from '../protocol/index.ts';
 import type { Timer } from '../sim/index.ts';
-import type {
-  DescribedGroup,
-  HeartbeatRequest,
-  HeartbeatResponse,
-  JoinGroupProtocol,
-  JoinGroupRequest,
-  JoinGroupResponse,
-  LeaveGroupRequest,
-  LeaveGroupResponse,
-  SyncGroupRequest,
-  SyncGroupResponse,
-} from './api.ts';
 import type { TopicPartition } from './assignors/index.ts';
 import type { GroupCoordinatorConfig } from './config.ts';
 import { classicGroupMachine, groupStateOf } from './group-machine.ts';

@@ -8,14 +8,14 @@
 // through the controller, as Kafka's KafkaApis does (answering COORDINATOR_NOT_AVAILABLE until it exists).
 // Facts: clients-and-groups.md §1 (coordinator, defaults), §6 (errors); KafkaApis.handleFindCoordinator,
 // GroupCoordinatorService.partitionFor, CoordinatorRuntime load/unload on leader election.
+
 import type { Actor, AnyActorLogic } from 'xstate';
-import type { CreatableTopic } from '../controller/api.ts';
 import type { MetadataImage } from '../metadata/index.ts';
-import { type ErrorName, Errors } from '../protocol/index.ts';
-import type { RandomStream, Timer } from '../sim/index.ts';
-import type { PartitionLog, ProducerBatchData, RecordData, StorageMode } from '../storage/index.ts';
 import {
+  type CreatableTopic,
   type DescribeGroupsResponse,
+  type ErrorName,
+  Errors,
   type FindCoordinatorResponse,
   type GroupRequest,
   type JoinGroupRequest,
@@ -25,7 +25,9 @@ import {
   type OffsetCommitResponse,
   type OffsetFetchRequest,
   type OffsetFetchResponse,
-} from './api.ts';
+} from '../protocol/index.ts';
+import type { RandomStream, Timer } from '../sim/index.ts';
+import type { PartitionLog, ProducerBatchData, RecordData, StorageMode } from '../storage/index.ts';
 import { ClassicGroup, type GroupHost } from './classic-group.ts';
 import { type GroupCoordinatorConfig, groupCoordinatorConfig } from './config.ts';
 import { offsetCommitDecision } from './group-state.ts';

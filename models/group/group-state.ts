@@ -1,7 +1,6 @@
 // The classic group's states and, per state, what each request gets: pure decision tables the coordinator
 // applies before it touches a group. Facts: clients-and-groups.md §1 (ClassicGroupState.validPreviousStates;
 // GroupMetadataManager validateSyncGroup, validateClassicGroupHeartbeat, ClassicGroup.validateOffsetCommit).
-import type { ErrorName } from '../protocol/index.ts';
 
 export type ClassicGroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead';
 
@@ -101,3 +100,5 @@ export function joinGroupDecision(
       return 'UNKNOWN_MEMBER_ID';
   }
 }
+
+import type { ErrorName } from '../protocol/index.ts';

@@ -6,7 +6,6 @@
 // transactional offset commits, offset retention/expiry, rack-aware assignment.
 // Facts: /work/shared/reference/clients-and-groups.md §1–§3, §6; apache/kafka group-coordinator
 // (GroupMetadataManager, ClassicGroup, ClassicGroupState), KafkaApis.handleFindCoordinator.
-export * from './api.ts';
 export * from './assignors/index.ts';
 export { ClassicGroup, type GroupHost, type GroupMember } from './classic-group.ts';
 export { type GroupCoordinatorConfig, groupCoordinatorConfig, groupCoordinatorDefaults } from './config.ts';

@@ -5,8 +5,8 @@
 // survive, and a group that was Stable comes back Stable with the same members, generation and assignment,
 // so its members keep heartbeating without a rebalance (GroupMetadataManager.loadGroup / onLoaded).
 // kafkasim writes them as JSON strings in the batch's record content instead of Kafka's binary schemas.
+import type { JoinGroupProtocol } from '../protocol/index.ts';
 import type { RecordBatch, RecordData } from '../storage/index.ts';
-import type { JoinGroupProtocol } from './api.ts';
 import type { TopicPartition } from './assignors/index.ts';
 
 export interface StoredMember {

@@ -7,10 +7,7 @@
  * `validateOffsetAndEpoch` and ReplicatedLog's `truncateToEndOffset` for the exact offset arithmetic.
  */
 
-export interface OffsetAndEpoch {
-  readonly offset: number;
-  readonly epoch: number;
-}
+export type { OffsetAndEpoch };
 
 /** An epoch's first offset in a log (Kafka's leader-epoch cache entry). */
 export interface EpochStart {
@@ -201,3 +198,5 @@ export function binaryExponentialElectionBackoffMs(
 export function randomElectionTimeoutMs(timeoutMs: number, nextInt: (bound: number) => number): number {
   return timeoutMs === 0 ? 0 : timeoutMs + nextInt(timeoutMs);
 }
+
+import type { OffsetAndEpoch } from '../protocol/index.ts';

@@ -13,6 +13,20 @@
  * Facts: /work/shared/reference/kraft.md §1–§3 and §5, source-scenarios.md C; apache/kafka's KafkaRaftClient,
  * QuorumState, LeaderState, MockLog and RaftEventSimulationTest for details, cited where used.
  */
+
+export {
+  type BeginQuorumEpochRequest,
+  type EndQuorumEpochRequest,
+  isRaftRequest,
+  METADATA_TOPIC,
+  NO_LEADER_ID,
+  type QuorumFetchRequest,
+  type QuorumFetchResponse,
+  type QuorumResponse,
+  type RaftRequest,
+  type VoteRequest,
+  type VoteResponse,
+} from '../protocol/raft-requests.ts';
 export {
   DEFAULT_QUORUM_CONFIG,
   parseQuorumVoters,
@@ -52,19 +66,6 @@ export {
   type RaftInvariantName,
   registerRaftInvariants,
 } from './invariants.ts';
-export {
-  type BeginQuorumEpochRequest,
-  type EndQuorumEpochRequest,
-  isRaftRequest,
-  METADATA_TOPIC,
-  NO_LEADER_ID,
-  type QuorumFetchRequest,
-  type QuorumFetchResponse,
-  type QuorumResponse,
-  type RaftRequest,
-  type VoteRequest,
-  type VoteResponse,
-} from './messages.ts';
 export {
   type QuorumContext,
   type QuorumEnvironment,

@@ -12,8 +12,21 @@
  * handle*Request/Response, maybeHandleCommonResponse, pollLeader/pollFollower and the fetch purgatory for the
  * request-level details, as noted where used.
  */
+
 import type { Actor } from 'xstate';
-import { Errors } from '../protocol/index.ts';
+import {
+  type BeginQuorumEpochRequest,
+  type EndQuorumEpochRequest,
+  Errors,
+  isRaftRequest,
+  METADATA_TOPIC,
+  NO_LEADER_ID,
+  type QuorumFetchRequest,
+  type QuorumFetchResponse,
+  type QuorumResponse,
+  type VoteRequest,
+  type VoteResponse,
+} from '../protocol/index.ts';
 import { InvariantViolation, type NodeId, type SimNode, type Timer } from '../sim/index.ts';
 import { parseQuorumVoters, type QuorumConfig, resolveQuorumConfig } from './config.ts';
 import {
@@ -25,18 +38,6 @@ import {
   strictExponentialElectionBackoffMs,
   successorsByDescendingFetchOffset,
 } from './decisions.ts';
-import {
-  type BeginQuorumEpochRequest,
-  type EndQuorumEpochRequest,
-  isRaftRequest,
-  METADATA_TOPIC,
-  NO_LEADER_ID,
-  type QuorumFetchRequest,
-  type QuorumFetchResponse,
-  type QuorumResponse,
-  type VoteRequest,
-  type VoteResponse,
-} from './messages.ts';
 import {
   type QuorumContext,
   type QuorumEnvironment,

@@ -7,6 +7,7 @@
  * The log stores batches, never single records, so that its cost follows appends and fetches (events), not
  * records. Offsets start at 0 (no snapshots, so the log start never moves).
  */
+import type { LeaderChangeMessage, RaftBatch } from '../protocol/index.ts';
 import {
   type EpochStart,
   endOffsetForEpoch,
@@ -16,20 +17,7 @@ import {
   validateOffsetAndEpoch,
 } from './decisions.ts';
 
-/** KRaft's LeaderChange control record: written by a new leader at its epoch start offset. */
-export interface LeaderChangeMessage {
-  readonly type: 'LeaderChange';
-  readonly leaderId: number;
-  readonly voters: readonly number[];
-}
-
-/** A record batch: data records of one epoch, or one control record (`records` is then empty). */
-export interface RaftBatch<T> {
-  readonly baseOffset: number;
-  readonly epoch: number;
-  readonly records: readonly T[];
-  readonly control?: LeaderChangeMessage;
-}
+export type { LeaderChangeMessage, RaftBatch };
 
 /** One record of the log, for readers that want records (`record` is undefined for a control record). */
 export interface RaftEntry<T> {

@@ -4,6 +4,7 @@
  * records are committed, and become readable, when the high watermark passes them. LeaderChange control
  * records take offsets that readers never see.
  */
+
 import { freeze } from 'immer';
 import type { LogEntry, MetadataLog, MetadataRecord } from '../metadata/index.ts';
 import { KafkaError } from '../protocol/index.ts';

@@ -1,19 +1,22 @@
 // Admin operations on a simulated cluster, as a test or scenario uses them: each call sends the request through
 // the network and runs the simulation until the answer arrives (admin operations take virtual time, like the
 // real ones). Per-item errors come back as Kafka codes and messages; the `...OrThrow` forms raise KafkaError.
+
 import type { AdminClient, AdminOutcome } from '../../models/clients/index.ts';
-import type {
-  AlterPartitionReassignmentsResponse,
-  ControllerRequest,
-  CreatableTopic,
-  CreatePartitionsResponse,
-  CreateTopicsResponse,
-  DeleteTopicsResponse,
-  IncrementalAlterConfigsRequest,
-  IncrementalAlterConfigsResponse,
-  ListPartitionReassignmentsResponse,
-} from '../../models/controller/api.ts';
-import { errorByCode, type FailureName, KafkaError } from '../../models/protocol/index.ts';
+import {
+  type AlterPartitionReassignmentsResponse,
+  type ControllerRequest,
+  type CreatableTopic,
+  type CreatePartitionsResponse,
+  type CreateTopicsResponse,
+  type DeleteTopicsResponse,
+  errorByCode,
+  type FailureName,
+  type IncrementalAlterConfigsRequest,
+  type IncrementalAlterConfigsResponse,
+  KafkaError,
+  type ListPartitionReassignmentsResponse,
+} from '../../models/protocol/index.ts';
 import type { Cluster } from './cluster.ts';
 
 export interface NewTopic {

@@ -1,6 +1,7 @@
 // The composition root: builds a simulated cluster (controller, brokers, storage, clients) from options and
 // gives tests, scenarios and the API one object to drive it with: admin operations that take virtual time,
 // clients, faults, run control and read-only views.
+
 import {
   AutoBalancer,
   type AutoBalancerConfigInput,
@@ -9,7 +10,7 @@ import {
   type Goal,
 } from '../../models/balancer/index.ts';
 import type { BrokerConfig } from '../../models/broker/config.ts';
-import { Broker, brokerNodeId } from '../../models/broker/index.ts';
+import { Broker } from '../../models/broker/index.ts';
 import {
   AdminClient,
   type ClientFlavour,
@@ -28,7 +29,7 @@ import {
   MetadataAppendLoad,
   QuorumController,
 } from '../../models/controller/index.ts';
-import { OFFSETS_TOPIC, partitionForGroup } from '../../models/group/index.ts';
+import { partitionForGroup } from '../../models/group/index.ts';
 import {
   type ExplicitProducerOptions,
   ExplicitProducerRun,
@@ -41,6 +42,12 @@ import {
 } from '../../models/lake/index.ts';
 import type { MetadataImage } from '../../models/metadata/index.ts';
 import { describeTopicConfigs } from '../../models/metadata/index.ts';
+import {
+  brokerNodeId,
+  controllerIdOf,
+  controllerNodeId,
+  OFFSETS_TOPIC,
+} from '../../models/protocol/index.ts';
 import { type QuorumConfig, type QuorumMember, registerRaftInvariants } from '../../models/raft/index.ts';
 import { type Distribution, type NodeId, type RunUntilOptions, Simulation } from '../../models/sim/index.ts';
 import { type PartitionLog, SharedStorage, type StorageMode } from '../../models/storage/index.ts';
@@ -105,10 +112,10 @@ export interface ClusterOptions {
   balancerLog?: boolean;
 }
 
-export const CONTROLLER_NODE: NodeId = 'controller-3000';
-
 /** The first controller's `node.id`; the others follow (3001, 3002), as in Kafka's examples. */
 export const FIRST_CONTROLLER_ID = 3000;
+
+export const CONTROLLER_NODE: NodeId = controllerNodeId(FIRST_CONTROLLER_ID);
 
 export class Cluster {
   readonly sim: Simulation;
@@ -150,10 +157,9 @@ export class Cluster {
     if (!Number.isInteger(controllerCount) || controllerCount < 1)
       throw new Error(`controllers must be an integer >= 1, not ${controllerCount}`);
     const voters = Array.from({ length: controllerCount }, (_, i) => FIRST_CONTROLLER_ID + i);
-    const controllerNode = (id: number): NodeId => `controller-${id}`;
     this.controllers = voters.map(
       (id) =>
-        new QuorumController(this.sim, controllerNode(id), {
+        new QuorumController(this.sim, controllerNodeId(id), {
           storageMode: this.storage,
           ...(options.controllerConfig ? { config: options.controllerConfig } : {}),
           ...(controllerCount > 1
@@ -161,7 +167,7 @@ export class Cluster {
                 quorum: {
                   nodeId: id,
                   voters,
-                  addressOf: controllerNode,
+                  addressOf: controllerNodeId,
                   ...(options.quorumConfig ? { config: options.quorumConfig } : {}),
                 },
               }
@@ -398,7 +404,9 @@ export class Cluster {
 
   /** A controller by node id (3000...) or network id (controller-3000). */
   controllerNode(id: number | NodeId): QuorumController {
-    const c = this.controllers.find((x) => x.id === id || x.id === `controller-${id}`);
+    const c = this.controllers.find(
+      (x) => x.id === id || (typeof id === 'number' && x.id === controllerNodeId(id)),
+    );
     if (!c)
       throw new Error(`no controller ${id} (controllers: ${this.controllers.map((x) => x.id).join(', ')})`);
     return c;
@@ -414,7 +422,7 @@ export class Cluster {
     for (const c of this.controllers) if (c.up && c.raft && c.raft.epoch > epoch) epoch = c.raft.epoch;
     return {
       controllers: this.controllers.length,
-      activeController: active ? Number(active.id.slice('controller-'.length)) : undefined,
+      activeController: active ? controllerIdOf(active.id) : undefined,
       epoch,
       leaderChanges: this.#activity.changes,
       unavailableMs: this.#activity.unavailableMs(this.sim.now),

@@ -2,15 +2,16 @@
 // describes the group there, fetches its committed offsets, and asks each partition leader for its log end
 // offset (ListOffsets latest = the high watermark); the result feeds src/format's formatters. Each call sends
 // real requests through the network and runs the simulation until the answers are in, as the tool would.
-import type { BrokerRequest, ListOffsetsResponse } from '../../models/broker/index.ts';
-import { brokerNodeId } from '../../models/broker/index.ts';
-import type {
-  DescribeGroupsResponse,
-  FindCoordinatorResponse,
-  GroupRequest,
-  ListGroupsResponse,
-  OffsetFetchResponse,
-} from '../../models/group/index.ts';
+import {
+  type BrokerRequest,
+  brokerNodeId,
+  type DescribeGroupsResponse,
+  type FindCoordinatorResponse,
+  type GroupRequest,
+  type ListGroupsResponse,
+  type ListOffsetsResponse,
+  type OffsetFetchResponse,
+} from '../../models/protocol/index.ts';
 import {
   type ConsumerGroupView,
   formatConsumerGroupMembers,

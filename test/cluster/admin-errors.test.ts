@@ -1,5 +1,6 @@
 // Admin error paths through the whole stack (admin client -> network -> controller -> response): each returns
 // Kafka's code and message, and createTopic raises the KafkaError a Java admin client would.
+
 import { describe, expect, it } from 'vitest';
 import { Errors, KafkaError } from '../../models/protocol/index.ts';
 import { createCluster, type NewTopic } from '../../src/cluster/index.ts';

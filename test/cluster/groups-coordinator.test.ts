@@ -1,15 +1,16 @@
 // The coordinator's place: __consumer_offsets created on the first FindCoordinator (50 partitions; RF 1 with
 // shared storage, min(3, brokers) with Kafka storage), the group served only by its partition's leader
 // (NOT_COORDINATOR elsewhere), and moving with that leadership.
+
 import { describe, expect, it } from 'vitest';
-import { brokerNodeId } from '../../models/broker/index.ts';
+import { partitionForGroup } from '../../models/group/index.ts';
 import {
+  brokerNodeId,
+  Errors,
   type FindCoordinatorResponse,
   type HeartbeatResponse,
   OFFSETS_TOPIC,
-  partitionForGroup,
-} from '../../models/group/index.ts';
-import { Errors } from '../../models/protocol/index.ts';
+} from '../../models/protocol/index.ts';
 import { type Cluster, createCluster } from '../../src/cluster/index.ts';
 
 function ask<R>(c: Cluster, to: string, req: object): R {

@@ -2,10 +2,7 @@
 // like Kafka's ConsumerPartitionAssignor, it runs on the group leader (a client), takes the members'
 // subscriptions and the partition counts, and returns each member's partitions.
 
-export interface TopicPartition {
-  topic: string;
-  partition: number;
-}
+export type { TopicPartition };
 
 export interface AssignorMember {
   memberId: string;
@@ -42,3 +39,5 @@ export interface Assignor {
  * only when both members have one, otherwise by member id (byte-wise, like rd_kafkap_str_cmp).
  */
 export type MemberOrdering = 'java' | 'librdkafka';
+
+import type { TopicPartition } from '../../protocol/index.ts';

@@ -1,8 +1,9 @@
 // Faults through the API: crash and restart a broker, split the network, isolate a node, drop one direction,
 // heal, slow a broker down, drop messages at random, and a Lake outage (when the Lake is simulated). Each is a
 // change to the simulation, applied at the current virtual time and recorded in the request log.
+
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { brokerNodeId } from '../../../models/broker/index.ts';
+import { brokerNodeId } from '../../../models/protocol/index.ts';
 import { parseDuration } from '../../../models/sim/index.ts';
 import { CONTROLLER_NODE } from '../../cluster/index.ts';
 import type { ApiContext } from '../context.ts';

@@ -3,11 +3,12 @@
 // static config (server.properties), else Kafka's default, with the synonyms Kafka reports in that order.
 // Facts: confluentinc/kafka-rest TopicConfigsResource / AlterTopicConfigBatchAction (204 on writes) and the
 // controller's IncrementalAlterConfigs checks (models/controller config-control).
+
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Broker } from '../../../models/broker/index.ts';
-import type { AlterConfigOp } from '../../../models/controller/index.ts';
 import { validateTopicConfigs } from '../../../models/controller/index.ts';
 import { describeTopicConfigs, TOPIC_CONFIGS_BY_NAME } from '../../../models/metadata/index.ts';
+import type { AlterConfigOp } from '../../../models/protocol/index.ts';
 import { type ApiContext, baseUrl, readBroker, topicOf, worldOf } from '../context.ts';
 import { kafkaBadRequest, notFound, restErrorOfCode, unknownTopicOrPartition } from '../errors.ts';
 import type { World } from '../host.ts';

@@ -1,9 +1,10 @@
 // Metadata refreshes are paced as Java's Metadata.timeToAllowUpdate paces them (KIP-580): at least
 // retry.backoff.ms after the last answer, doubling (jittered ±20 %) up to retry.backoff.max.ms while answers
 // bring nothing new or requests fail. So a client waiting for a leader asks a few times a second, not back to back.
+
 import { describe, expect, it } from 'vitest';
-import type { MetadataResponse } from '../../../models/broker/api.ts';
 import { exponentialBackoff, MetadataCache } from '../../../models/clients/index.ts';
+import type { MetadataResponse } from '../../../models/protocol/index.ts';
 import { RandomStream } from '../../../models/sim/index.ts';
 import { leaderWait } from './leader-wait.ts';
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AlterPartitionRequest } from '../../../models/controller/index.ts';
-import { Errors } from '../../../models/protocol/index.ts';
+import { type AlterPartitionRequest, Errors } from '../../../models/protocol/index.ts';
 import { Harness } from './harness.ts';
 
 function setup() {

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { AlterConfigOp, IncrementalAlterConfigsRequest } from '../../../models/controller/index.ts';
-import { Errors } from '../../../models/protocol/index.ts';
+import {
+  type AlterConfigOp,
+  Errors,
+  type IncrementalAlterConfigsRequest,
+} from '../../../models/protocol/index.ts';
 import { Harness } from './harness.ts';
 
 type ResourceType = IncrementalAlterConfigsRequest['resources'][number]['resourceType'];

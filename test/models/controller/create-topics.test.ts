@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { CreatableTopic } from '../../../models/controller/index.ts';
-import { Errors } from '../../../models/protocol/index.ts';
+import { type CreatableTopic, Errors } from '../../../models/protocol/index.ts';
 import { Harness } from './harness.ts';
 
 function create(h: Harness, topic: Partial<CreatableTopic> & { name: string }, validateOnly?: boolean) {

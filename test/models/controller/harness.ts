@@ -1,14 +1,7 @@
 // A small world for controller tests: one QuorumController, fake brokers that register, heartbeat and follow the
 // metadata log through the network as real brokers would, and a client node that sends admin requests.
-import type {
-  BrokerHeartbeatResponse,
-  BrokerRegistrationResponse,
-  ControllerConfig,
-  ControllerRequest,
-  ControllerResponses,
-  MetadataFetchResponse,
-  StorageMode,
-} from '../../../models/controller/index.ts';
+
+import type { ControllerConfig, StorageMode } from '../../../models/controller/index.ts';
 import { QuorumController } from '../../../models/controller/index.ts';
 import {
   emptyImage,
@@ -18,6 +11,13 @@ import {
   replay,
   topicByName,
 } from '../../../models/metadata/index.ts';
+import type {
+  BrokerHeartbeatResponse,
+  BrokerRegistrationResponse,
+  ControllerRequest,
+  ControllerResponses,
+  MetadataFetchResponse,
+} from '../../../models/protocol/index.ts';
 import {
   type NodeId,
   type RequestOutcome,

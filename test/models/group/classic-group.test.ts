@@ -1,16 +1,15 @@
 // The classic group's protocol and timers, driven directly on a simulation clock (no network): the join
 // sequence with MEMBER_ID_REQUIRED, group.initial.rebalance.delay.ms and its extension rule, the rebalance
 // timeout, session expiry, the pending-sync timeout, leaving, and the assignment relay.
+
 import { describe, expect, it } from 'vitest';
 import {
   ClassicGroup,
   type GroupHost,
   type GroupMetadataValue,
   groupCoordinatorConfig,
-  type JoinGroupResponse,
-  type SyncGroupResponse,
 } from '../../../models/group/index.ts';
-import { Errors } from '../../../models/protocol/index.ts';
+import { Errors, type JoinGroupResponse, type SyncGroupResponse } from '../../../models/protocol/index.ts';
 import { createSimActor, Simulation } from '../../../models/sim/index.ts';
 
 interface Harness {

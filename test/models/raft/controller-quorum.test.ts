@@ -1,15 +1,16 @@
 // The controller on the metadata quorum: the Raft leader is the active controller, standbys replay and answer
 // NOT_CONTROLLER, and a failover in the middle of admin operations loses no committed metadata and applies
 // nothing twice; every broker converges on one image.
+
 import { describe, expect, it } from 'vitest';
 import type { AdminOutcome } from '../../../models/clients/index.ts';
-import type {
-  CreatePartitionsResponse,
-  CreateTopicsResponse,
-  NotControllerResponse,
-} from '../../../models/controller/index.ts';
 import { LocalMetadataLog, type MetadataRecord } from '../../../models/metadata/index.ts';
-import { Errors } from '../../../models/protocol/index.ts';
+import {
+  type CreatePartitionsResponse,
+  type CreateTopicsResponse,
+  Errors,
+  type NotControllerResponse,
+} from '../../../models/protocol/index.ts';
 import { RaftMetadataLog } from '../../../models/raft/index.ts';
 import { type NodeId, type RequestOutcome, SimNode } from '../../../models/sim/index.ts';
 import { Cluster } from '../../../src/cluster/index.ts';

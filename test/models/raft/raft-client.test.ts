@@ -1,4 +1,5 @@
 // The Raft client inside real simulated nodes: elections, replication, flush, restarts and the RPC errors.
+
 import { describe, expect, it } from 'vitest';
 import { Errors } from '../../../models/protocol/index.ts';
 import {

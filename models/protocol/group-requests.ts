@@ -2,7 +2,7 @@
 // FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch, DescribeGroups and
 // ListGroups RPCs (camelCased, trimmed to what the simulator uses). The consumer protocol's subscription and
 // assignment travel as structured values rather than bytes (ConsumerProtocolSubscription v2 fields).
-import type { TopicPartition } from './assignors/index.ts';
+import type { TopicPartition } from './topic-partition.ts';
 
 /** ConsumerProtocolSubscription: what a member sends for each protocol (assignor) it supports. */
 export interface Subscription {

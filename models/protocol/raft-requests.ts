@@ -4,8 +4,27 @@
  * request schemas trimmed to one partition; every response carries the responder's epoch and leader, which is
  * how nodes learn of elections. Errors travel as Kafka error codes.
  */
-import type { OffsetAndEpoch } from './decisions.ts';
-import type { RaftBatch } from './raft-log.ts';
+
+/** A log position: an offset and the epoch of the batch that holds it (Kafka's `OffsetAndEpoch`). */
+export interface OffsetAndEpoch {
+  readonly offset: number;
+  readonly epoch: number;
+}
+
+/** KRaft's LeaderChange control record (`LeaderChangeMessage.json`): written by a new leader at its epoch start. */
+export interface LeaderChangeMessage {
+  readonly type: 'LeaderChange';
+  readonly leaderId: number;
+  readonly voters: readonly number[];
+}
+
+/** A record batch: data records of one epoch, or one control record (`records` is then empty). */
+export interface RaftBatch<T> {
+  readonly baseOffset: number;
+  readonly epoch: number;
+  readonly records: readonly T[];
+  readonly control?: LeaderChangeMessage;
+}
 
 /** The metadata log's topic name; Fetch requests name it so they are never mistaken for a broker's Fetch. */
 export const METADATA_TOPIC = '__cluster_metadata';
