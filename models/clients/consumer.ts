@@ -83,6 +83,8 @@ export class Consumer extends SimNode {
   private readonly metadataRefresh: MetadataRefresh;
   protected readonly listeners: ((c: ConsumedBatches) => void)[] = [];
   private fetchLoopScheduled = false;
+  /** The next metadata answer is the start-up or periodic refresh's (see onMetadataUpdate). */
+  private periodicRefreshDue = false;
   /** The one pending "pump again after retry.backoff.ms" (after an error, or while a leader is unknown). */
   private retryKick: Timer | undefined;
 
@@ -100,7 +102,11 @@ export class Consumer extends SimNode {
       'consumer.metadata-backoff',
       () => this.config['request.timeout.ms'],
       (ok) => {
-        if (ok) this.onMetadataUpdate();
+        if (ok) {
+          const periodic = this.periodicRefreshDue;
+          this.periodicRefreshDue = false;
+          this.onMetadataUpdate(periodic);
+        }
         this.kick();
       },
     );
@@ -116,11 +122,15 @@ export class Consumer extends SimNode {
       st.position = undefined;
       st.resetting = false;
     }
+    this.periodicRefreshDue = true;
     this.refreshMetadata();
+    // The refresh timer counts from the client's start (librdkafka arms rk_metadata_refresh_tmr when the client
+    // is created; Java's metadata.max.age.ms counts from the last update, which here is the start).
     this.every(
       this.config['metadata.max.age.ms'],
       () => {
         this.metadata.expire();
+        this.periodicRefreshDue = true;
         this.requestMetadataUpdate();
       },
       'consumer.metadata-max-age',
@@ -190,8 +200,11 @@ export class Consumer extends SimNode {
     this.metadataRefresh.request();
   }
 
-  /** Called after every successful metadata refresh. */
-  protected onMetadataUpdate(): void {}
+  /**
+   * Called after every successful metadata refresh; `periodic` when it answers the start-up or the periodic
+   * refresh (librdkafka's cgrp_update requests) rather than a leader query after an error.
+   */
+  protected onMetadataUpdate(_periodic: boolean): void {}
 
   /** Whether a partition with a position may be fetched now (a group member holds back buffered ones). */
   protected fetchable(_st: PartitionState): boolean {

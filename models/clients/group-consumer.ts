@@ -7,12 +7,15 @@
 // heartbeat runs in the background (Java's heartbeat thread, librdkafka's main thread), and a member that stays
 // out of poll longer than max.poll.interval.ms leaves the group ("consumer poll timeout has expired").
 //
-// Metadata changes (clients-and-groups.md §3): Java — only the leader, which computed the assignment, compares
-// the partition counts it assigned with (assignmentSnapshot) on every metadata update, i.e. on its
-// metadata.max.age.ms refresh; followers learn from REBALANCE_IN_PROGRESS on their next heartbeat. librdkafka —
-// every member compares its subscribed topics' partition counts on every metadata response
-// (rd_kafka_cgrp_metadata_update_check) and rejoins on a change; a member refreshes metadata before it joins
-// (rd_kafka_cgrp_join "consumer join") and the leader before it assigns, so one change gives one rebalance.
+// Metadata changes: Java (ConsumerCoordinator.rejoinNeededOrPending) — only the leader, which computed the
+// assignment, compares the partition counts it assigned with (assignmentSnapshot) on every metadata update, i.e.
+// on its metadata.max.age.ms refresh; followers learn from REBALANCE_IN_PROGRESS on their next heartbeat.
+// librdkafka — every member compares its subscribed topics' partition counts on every metadata refresh
+// (rd_kafka_cgrp_metadata_update_check) and rejoins on a change, but its range/roundrobin join metadata is the
+// same every time, so the coordinator (GroupMetadataManager.classicGroupJoinExistingMember) hands a follower that
+// rejoins a Stable group the current generation and its old assignment: only the leader's rejoin starts the
+// rebalance, and whoever has not rejoined by then learns of it from a heartbeat. Both clients join from their
+// metadata cache; librdkafka's leader asks for fresh metadata before it assigns ("partition assignor").
 //
 // Eager vs cooperative: Java uses COOPERATIVE only if every configured assignor supports it (ConsumerCoordinator);
 // librdkafka follows the chosen assignor. Eager members commit (auto commit) and revoke everything before
@@ -189,6 +192,8 @@ export class GroupConsumer extends Consumer {
   private assignmentSnapshot: Record<string, number> | undefined;
   /** librdkafka: the subscribed topics' partition counts last seen. */
   private seenCounts: Record<string, number> | undefined;
+  /** The generation of the last assignment received (librdkafka's sticky assignor state). */
+  private assignedGeneration = -1;
 
   constructor(sim: Simulation, id: NodeId, options: GroupConsumerOptions) {
     const flavour = options.flavour ?? 'java';
@@ -373,6 +378,7 @@ export class GroupConsumer extends Consumer {
     this.closing = false;
     this.assignmentSnapshot = undefined;
     this.seenCounts = undefined;
+    this.assignedGeneration = -1;
     super.onStart();
     this.actor = this.spawn(groupMemberMachine);
     // The heartbeat thread: a heartbeat every heartbeat.interval.ms while the member's state has the tag.
@@ -485,14 +491,32 @@ export class GroupConsumer extends Consumer {
       this.rejoinNeeded = true;
       return this.findCoordinator();
     }
-    if (this.flavour === 'librdkafka') {
-      // rd_kafka_cgrp_join refreshes the subscribed topics' metadata first; what it sees becomes the baseline.
+    // rd_kafka_cgrp_join (rd_kafka_cgrp_metadata_refresh "consumer join") and Java's ensureActiveGroup join from
+    // the metadata cache; only a subscribed topic missing from it costs a Metadata round trip first.
+    if (this.topics.some((t) => !this.metadata.hasTopic(t))) {
       return this.fetchMetadata(() => {
-        this.seenCounts = this.subscribedCounts();
+        if (this.flavour === 'librdkafka') this.seenCounts = this.subscribedCounts();
         this.sendJoinRequest();
       });
     }
+    // librdkafka compares later refreshes with the topics it joined with (rkcg_subscribed_topics, set on the
+    // first metadata it sees for the subscription).
+    if (this.flavour === 'librdkafka') this.seenCounts ??= this.subscribedCounts();
     this.sendJoinRequest();
+  }
+
+  /**
+   * The Subscription's generation field (ConsumerProtocolSubscription v2). Java writes its current generation
+   * (ConsumerCoordinator.metadata). librdkafka writes -1 for assignors without user data (range, roundrobin:
+   * rd_kafka_assignor_get_metadata_with_empty_userdata) and the generation of its last assignment for the sticky
+   * ones (rd_kafka_sticky_assignor_get_metadata). Since the coordinator compares metadata byte for byte, a
+   * librdkafka range member rejoining a Stable group gets the current generation back instead of a rebalance.
+   */
+  private subscriptionGeneration(assignor: Assignor): number {
+    if (this.flavour === 'java') return this.generationId;
+    return assignor.name === 'sticky' || assignor.name === 'cooperative-sticky'
+      ? this.assignedGeneration
+      : -1;
   }
 
   private sendJoinRequest(): void {
@@ -512,7 +536,11 @@ export class GroupConsumer extends Consumer {
       protocolType: 'consumer',
       protocols: this.assignors.map((a) => ({
         name: a.name,
-        metadata: { topics: [...this.topics].sort(), ownedPartitions: owned, generation: this.generationId },
+        metadata: {
+          topics: [...this.topics].sort(),
+          ownedPartitions: owned,
+          generation: this.subscriptionGeneration(a),
+        },
       })),
       clientId: this.config['client.id'],
       clientHost: this.clientHost,
@@ -666,6 +694,7 @@ export class GroupConsumer extends Consumer {
   /** ConsumerCoordinator.onJoinComplete: revoke what was taken away (cooperative), take what is new. */
   private onJoinComplete(assignment: readonly TopicPartition[]): void {
     this.send({ type: 'SYNCED' });
+    this.assignedGeneration = this.generationId;
     const assigned = [...assignment].sort(byTopicPartition);
     const assignedKeys = new Set(assigned.map(keyOf));
     const owned = this.ownedPartitions();
@@ -776,7 +805,7 @@ export class GroupConsumer extends Consumer {
     return counts;
   }
 
-  protected override onMetadataUpdate(): void {
+  protected override onMetadataUpdate(periodic: boolean): void {
     if (this.flavour === 'java') {
       const snapshot = this.assignmentSnapshot;
       if (!snapshot || !this.isLeader) return;
@@ -791,6 +820,8 @@ export class GroupConsumer extends Consumer {
       }
       return;
     }
+    // librdkafka checks the subscription only on its own refreshes (cgrp_update), not on a leader query's answer.
+    if (!periodic) return;
     const now = this.subscribedCounts();
     const before = this.seenCounts;
     this.seenCounts = now;

@@ -211,9 +211,17 @@ export class ClassicGroup {
         return this.maybeCompleteJoinPhase();
       case 'current-generation':
         return reply(this.joinResponse(member!));
-      case 'rebalance':
+      case 'rebalance': {
+        // GroupMetadataManager.classicGroupJoinExistingMember: the leader's JoinGroup in Stable always rebalances
+        // (it is how a client-side change such as a topic's partition count reaches the group); anyone else's
+        // only when its protocol metadata differs from what the group holds.
+        const why =
+          state === 'Stable' && this.leaderId === req.memberId
+            ? `Leader ${req.memberId} re-joining group during ${state}`
+            : `Updating metadata for member ${req.memberId} during ${state}`;
         this.updateMember(member!, req, reply);
-        return this.prepareRebalance(`Updating metadata for member ${req.memberId} during ${state}`);
+        return this.prepareRebalance(`${why}; client reason: ${req.reason ?? 'not provided'}`);
+      }
       default:
         return fail(decision);
     }

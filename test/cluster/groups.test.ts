@@ -17,7 +17,7 @@ import { type Cluster, createCluster } from '../../src/cluster/index.ts';
 function record(c: Cluster): TraceEvent[] {
   const events: TraceEvent[] = [];
   c.sim.trace.subscribe((e) => {
-    if (e.kind.startsWith('member.') || e.kind.startsWith('group.')) events.push(e);
+    if (e.kind.startsWith('member.') || e.kind.startsWith('group.') || e.kind === 'net.send') events.push(e);
   });
   return events;
 }
@@ -93,24 +93,122 @@ describe('partition expansion: 4 members, 2 partitions → 8', () => {
     return { c, ms, alterAt, elapsed: doneAt - alterAt, rejoins };
   }
 
-  it.each([5000, 10_000])(
-    'librdkafka (topic.metadata.refresh.interval.ms=%d): every member rejoins at its refresh; 2 each in time',
-    (refresh) => {
-      const { elapsed, rejoins } = expansion(
-        'librdkafka',
-        { 'topic.metadata.refresh.interval.ms': refresh },
-        refresh,
+  /**
+   * librdkafka members created 1 s apart (so their refresh timers, which count from client creation, are out of
+   * phase); the topic is altered `offsetMs` after one of the leader's refreshes. Returns the trace from the alter.
+   */
+  function staggered(offsetMs: number, beforeAlter?: (c: Cluster) => void) {
+    const refresh = 5000;
+    const c = createCluster({ seed: 7, brokers: 3, storage: 'shared' });
+    c.admin.createTopic({ name: 'events', partitions: 2 });
+    const events = record(c);
+    const config = { 'topic.metadata.refresh.interval.ms': refresh };
+    const ms: GroupConsumer[] = [];
+    const created: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      if (i > 0) c.runFor('1s');
+      created.push(c.now);
+      ms.push(
+        c.groupConsumer(`librdkafka-${i}`, {
+          flavour: 'librdkafka',
+          groupId: 'app',
+          topics: ['events'],
+          config,
+        }),
       );
-      // Nothing happens until the next refresh (refresh - 100 ms after the alter); then one rejoin, join and sync.
-      expect(elapsed).toBeGreaterThan(refresh - 100);
-      expect(elapsed).toBeLessThan(refresh - 100 + 1000);
-      expect(elapsed).toBeLessThan(30_000);
-      const reasons = new Set(rejoins.map((e) => e.reason));
-      expect(reasons).toEqual(new Set(['Metadata for subscribed topic(s) has changed']));
-      // Every member noticed the change itself (librdkafka goes beyond the KIP here).
-      expect(new Set(rejoins.map((e) => e.node)).size).toBe(4);
-    },
-  );
+    }
+    c.runUntil(stableAt(ms, 1), { timeout: '30s', description: 'the group formed' });
+    const leader = ms.find((m) => m.isLeader)!;
+    expect(leader).toBe(ms[0]); // the first to join leads
+    const generation = leader.generationId;
+    const tick = created[0]! + Math.ceil((c.now - created[0]!) / refresh + 1) * refresh;
+    c.runFor(tick + offsetMs - c.now);
+    beforeAlter?.(c);
+    const alterAt = c.now;
+    c.admin.createPartitions('events', 8);
+    const doneAt = c.runUntil(fullyAssigned(ms, 8, 2), { timeout: '60s', description: 'all 8 assigned' });
+    const after = events.filter((e) => e.t > alterAt);
+    const byNode = (kind: string, node: string) => after.filter((e) => e.kind === kind && e.node === node);
+    return { c, ms, leader, generation, alterAt, doneAt, after, byNode, refresh };
+  }
+
+  it('librdkafka: a follower that sees the new count first gets its old assignment back; the leader starts the rebalance', () => {
+    // Altered 100 ms after the leader's refresh: followers 1-3 notice 0.9, 1.9 and 2.9 s later, the leader 4.9 s later.
+    const { ms, leader, generation, alterAt, doneAt, after, byNode, refresh } = staggered(100);
+    const followers = ms.filter((m) => m !== leader);
+    const first = followers[0]!;
+    // The first follower rejoins on its own refresh ("Metadata for subscribed topic(s) has changed") ...
+    const [firstRejoin] = byNode('member.rejoin-needed', first.id);
+    expect(firstRejoin!.reason).toBe('Metadata for subscribed topic(s) has changed');
+    // ... with the same join metadata as before, so the Stable group answers with the current generation and the
+    // member gets its old assignment back: no rebalance from it.
+    const firstJoined = byNode('member.joined', first.id)[0]!;
+    expect(firstJoined.generation).toBe(generation);
+    const prepares = after.filter((e) => e.kind === 'group.prepare-rebalance');
+    expect(prepares).toHaveLength(1);
+    expect(prepares[0]!.t).toBeGreaterThan(firstJoined.t);
+    // The rebalance is started by the leader's JoinGroup, at the leader's own refresh.
+    expect(prepares[0]!.reason).toMatch(
+      new RegExp(
+        `^Leader ${leader.memberId} re-joining group during Stable; client reason: Metadata for subscribed topic`,
+      ),
+    );
+    expect(prepares[0]!.t).toBeGreaterThan(alterAt + refresh - 100);
+    // Followers that had already rejoined learn of it from a heartbeat (REBALANCE_IN_PROGRESS).
+    for (const f of followers) {
+      const reasons = byNode('member.rejoin-needed', f.id).map((e) => e.reason);
+      expect(reasons).toContain('Metadata for subscribed topic(s) has changed');
+      expect(reasons.at(-1)).toBe('group is already rebalancing');
+    }
+    // One new generation hands out 2 partitions each.
+    expect(ms.every((m) => m.generationId === generation + 1)).toBe(true);
+    expect(doneAt).toBeGreaterThan(prepares[0]!.t);
+  });
+
+  it('librdkafka: when the leader sees the new count first it starts the rebalance at once', () => {
+    // Altered 100 ms before the leader's refresh: it notices first; the followers learn from a heartbeat or rejoin
+    // on their own refresh into the rebalance already running (parked, no second rebalance).
+    const { ms, leader, generation, alterAt, after, byNode } = staggered(-100);
+    const prepares = after.filter((e) => e.kind === 'group.prepare-rebalance');
+    expect(prepares).toHaveLength(1);
+    expect(prepares[0]!.reason).toMatch(
+      new RegExp(`^Leader ${leader.memberId} re-joining group during Stable`),
+    );
+    expect(prepares[0]!.t).toBeLessThan(alterAt + 1000);
+    expect(byNode('member.rejoin-needed', leader.id)[0]!.reason).toBe(
+      'Metadata for subscribed topic(s) has changed',
+    );
+    expect(ms.every((m) => m.generationId === generation + 1)).toBe(true);
+    // Every join after the alter is into the new generation: nobody got the old one back.
+    for (const m of ms) {
+      const joined = byNode('member.joined', m.id).map((e) => e.generation);
+      expect(joined.length).toBeGreaterThan(0);
+      expect(new Set(joined)).toEqual(new Set([generation + 1]));
+    }
+  });
+
+  it('librdkafka: a rejoin sends no Metadata request before its JoinGroup (the topic is cached); the leader asks once before it assigns', () => {
+    const { ms, leader, after } = staggered(100, (c) => {
+      c.sim.network.traceMessages = true;
+    });
+    for (const m of ms) {
+      const mine = after.filter(
+        (e) => e.node === m.id && (e.kind === 'net.send' || e.kind === 'member.rejoin-needed'),
+      );
+      const joins = mine.filter((e) => e.kind === 'net.send' && e.type === 'JoinGroup');
+      expect(joins.length).toBeGreaterThan(0);
+      for (const join of joins) {
+        // Between the decision to rejoin and the JoinGroup: no Metadata request.
+        const decided = mine.filter((e) => e.kind === 'member.rejoin-needed' && e.t <= join.t).at(-1)!;
+        const between = mine.filter((e) => e.kind === 'net.send' && e.t >= decided.t && e.t < join.t);
+        expect(between.map((e) => e.type)).not.toContain('Metadata');
+      }
+    }
+    // The leader's Metadata request right after its JoinGroup answer ("partition assignor"), before its SyncGroup.
+    const leaderSends = after.filter((e) => e.node === leader.id && e.kind === 'net.send').map((e) => e.type);
+    const sync = leaderSends.lastIndexOf('SyncGroup');
+    expect(leaderSends.slice(leaderSends.lastIndexOf('JoinGroup', sync), sync)).toContain('Metadata');
+  });
 
   it('Java, default metadata.max.age.ms: only the leader notices, minutes later; followers learn by heartbeat', () => {
     const { ms, elapsed, rejoins } = expansion('java', {}, 300_000);
