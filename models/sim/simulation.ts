@@ -42,8 +42,8 @@ export class Simulation {
   readonly trace: Trace;
   readonly network: Network;
   invariantEvery: number;
-  /** Virtual time in milliseconds. */
-  now = 0;
+  /** Virtual time in milliseconds; only the kernel moves it (events, runFor, runUntil, advanceClockTo). */
+  #now = 0;
   /** Events executed so far. */
   eventCount = 0;
   private readonly queue = new EventQueue();
@@ -65,16 +65,35 @@ export class Simulation {
     });
   }
 
+  /** Virtual time in milliseconds. */
+  get now(): number {
+    return this.#now;
+  }
+
+  /**
+   * Moves the clock forward to exactly `time` without running anything: for a driver that slices a run into
+   * steps that must end at an exact time (the HTTP server's pacing, a request-log replay), where runFor's
+   * `now + (time - now)` could differ by floating-point rounding. It never moves the clock backwards, and never
+   * past an event still pending (run the events due first).
+   */
+  advanceClockTo(time: number): void {
+    if (!(time >= this.#now)) throw new RangeError(`advanceClockTo: ${time} is before now (${this.#now})`);
+    const next = this.queue.peek()?.time;
+    if (next !== undefined && next < time)
+      throw new RangeError(`advanceClockTo: ${time} would pass the event pending at ${next}`);
+    this.#now = time;
+  }
+
   /** Runs `fn` after `delay` virtual ms (0 = later at the same time, after what is already scheduled). */
   schedule(delay: number, fn: () => void, label?: string): Timer {
     if (!(delay >= 0))
       throw new RangeError(`schedule: delay must be >= 0, got ${delay} (${label ?? 'unnamed'})`);
-    return this.queue.push(this.now + delay, fn, label);
+    return this.queue.push(this.#now + delay, fn, label);
   }
 
   /** Runs `fn` at absolute virtual time `time` (not in the past). */
   scheduleAt(time: number, fn: () => void, label?: string): Timer {
-    if (!(time >= this.now)) throw new RangeError(`scheduleAt: ${time} is before now (${this.now})`);
+    if (!(time >= this.#now)) throw new RangeError(`scheduleAt: ${time} is before now (${this.#now})`);
     return this.queue.push(time, fn, label);
   }
 
@@ -82,7 +101,7 @@ export class Simulation {
   scheduleCall<A>(delay: number, fn: (arg: A) => void, arg: A, label?: string): Timer {
     if (!(delay >= 0))
       throw new RangeError(`schedule: delay must be >= 0, got ${delay} (${label ?? 'unnamed'})`);
-    return this.queue.pushCall(this.now + delay, fn, arg, label);
+    return this.queue.pushCall(this.#now + delay, fn, arg, label);
   }
 
   /**
@@ -90,7 +109,7 @@ export class Simulation {
    * of a closure per event.
    */
   scheduleCallAt<A>(time: number, fn: (arg: A) => void, arg: A, label?: string): Timer {
-    if (!(time >= this.now)) throw new RangeError(`scheduleAt: ${time} is before now (${this.now})`);
+    if (!(time >= this.#now)) throw new RangeError(`scheduleAt: ${time} is before now (${this.#now})`);
     return this.queue.pushCall(time, fn, arg, label);
   }
 
@@ -152,7 +171,7 @@ export class Simulation {
   }
 
   context(): SimContext {
-    return { seed: this.seed, time: this.now, event: this.eventCount };
+    return { seed: this.seed, time: this.#now, event: this.eventCount };
   }
 
   /** Executes the next event. Returns false when the queue is empty. */
@@ -167,7 +186,7 @@ export class Simulation {
     const fn = ev.fn as (arg: unknown) => void;
     const label = ev.label;
     ev.fn = null;
-    this.now = ev.time;
+    this.#now = ev.time;
     this.eventCount++;
     try {
       fn(ev.arg);
@@ -213,9 +232,9 @@ export class Simulation {
    * maxEvents ran out first: then events before the end are still pending and the clock must not pass them).
    */
   runFor(duration: number | string, options: { maxEvents?: number } = {}): void {
-    const end = this.now + parseDuration(duration, 'runFor');
+    const end = this.#now + parseDuration(duration, 'runFor');
     const outcome = this.loop(end, options.maxEvents ?? Number.POSITIVE_INFINITY, undefined);
-    if ((outcome === 'deadline' || outcome === 'drained') && this.now < end) this.now = end;
+    if ((outcome === 'deadline' || outcome === 'drained') && this.#now < end) this.#now = end;
     this.stopped = false;
   }
 
@@ -235,16 +254,16 @@ export class Simulation {
     const deadline =
       options.timeout === undefined
         ? Number.POSITIVE_INFINITY
-        : this.now + parseDuration(options.timeout, 'timeout');
+        : this.#now + parseDuration(options.timeout, 'timeout');
     const maxEvents = options.maxEvents ?? 100_000_000;
-    if (predicate()) return this.now;
+    if (predicate()) return this.#now;
     const outcome = this.loop(deadline, maxEvents, predicate);
     this.stopped = false;
-    if (outcome === 'met') return this.now;
+    if (outcome === 'met') return this.#now;
     if (outcome === 'stopped')
       throw new SimTimeoutError(description, 'the simulation was stopped', this.context());
     if (outcome === 'deadline') {
-      this.now = deadline;
+      this.#now = deadline;
       throw new SimTimeoutError(description, `not reached within ${options.timeout}`, this.context());
     }
     if (outcome === 'events') {

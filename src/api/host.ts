@@ -325,7 +325,7 @@ export class SimHost {
         },
         { description: `the clock reaching ${t}ms` },
       );
-      if (sim.now < t) sim.now = t;
+      sim.advanceClockTo(t);
     });
   }
 
@@ -352,7 +352,7 @@ export class SimHost {
         `replay diverged: the log expects ${events} events before the request at ${t}ms, the simulation is at ${sim.eventCount}`,
       );
     }
-    if (sim.now < t) sim.now = t;
+    if (sim.now < t) sim.advanceClockTo(t);
   }
 
   /**

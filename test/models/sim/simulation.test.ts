@@ -199,6 +199,23 @@ describe('Simulation: running', () => {
     expect(sim.now).toBe(100);
   });
 
+  it('the clock moves only through the kernel: now cannot be assigned; advanceClockTo never passes an event', () => {
+    const sim = new Simulation();
+    // @ts-expect-error now is read-only outside the kernel
+    expect(() => (sim.now = 5)).toThrow(TypeError);
+    expect(sim.now).toBe(0);
+    const ran: number[] = [];
+    sim.schedule(10, () => ran.push(sim.now));
+    sim.advanceClockTo(7.5);
+    expect(sim.now).toBe(7.5);
+    expect(() => sim.advanceClockTo(11)).toThrow(/would pass the event pending at 10/);
+    expect(() => sim.advanceClockTo(3)).toThrow(/before now/);
+    sim.advanceClockTo(10); // up to a pending event's time is fine: it still runs, at its time
+    sim.runToCompletion();
+    expect(ran).toEqual([10]);
+    expect(sim.now).toBe(10);
+  });
+
   it('a run started from inside an event is refused', () => {
     const sim = new Simulation();
     sim.schedule(1, () => sim.runFor(1));
