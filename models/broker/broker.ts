@@ -87,6 +87,8 @@ interface FollowerState {
 
 interface AckWaiter {
   requiredOffset: number;
+  /** The topic's min.insync.replicas when the batch was appended. */
+  minIsr: number;
   resolve: (errorCode: number) => void;
 }
 
@@ -158,6 +160,14 @@ export class Broker extends SimNode {
   image: MetadataImage = emptyImage();
   brokerEpoch = -1;
   fenced = true;
+  /**
+   * Whether this incarnation acts on the metadata it replays (leads, follows, deletes). A (re)started broker
+   * replays the log from the start but hosts nothing until it has registered and its image has reached its own
+   * RegisterBrokerRecord, as Kafka's BrokerServer waits for BrokerLifecycleManager's initial catch-up before its
+   * metadata publishers apply the image to the ReplicaManager: the controller fences the previous incarnation
+   * before it accepts the new registration, so a restarted broker never leads in its old epoch.
+   */
+  private published = false;
   readonly replicas = new Map<string, Replica>();
   private controllerIndex = 0;
   private connections = new Map<NodeId, Connection>();
@@ -212,6 +222,7 @@ export class Broker extends SimNode {
     this.image = emptyImage();
     this.brokerEpoch = -1;
     this.fenced = true;
+    this.published = false;
     this.wantShutDown = false;
     this.replicas.clear();
     this.connections = new Map();
@@ -268,6 +279,7 @@ export class Broker extends SimNode {
         }
         this.brokerEpoch = r.brokerEpoch;
         this.emit('broker.registered', { brokerEpoch: r.brokerEpoch });
+        this.maybePublish();
         this.heartbeat();
       },
     );
@@ -317,6 +329,32 @@ export class Broker extends SimNode {
     const before = this.image;
     const after = replay(before, entries);
     this.image = after;
+    if (this.published) this.publish(before, after);
+    else this.maybePublish();
+  }
+
+  /**
+   * The first publish, once registered and caught up to the registration: the whole image is news. Logs on disk
+   * of partitions this broker no longer hosts (deleted or moved away while it was down) are deleted, as Kafka's
+   * first publish deletes stray logs.
+   */
+  private maybePublish(): void {
+    if (this.published || this.brokerEpoch < 0 || this.image.offset < this.brokerEpoch) return;
+    this.published = true;
+    this.emit('broker.metadata-published', { offset: this.image.offset });
+    if (this.storageMode === 'kafka') {
+      const hosted = new Set<string>();
+      for (const topic of Object.values(this.image.topics))
+        topic.partitions.forEach((reg, p) => {
+          if (reg.replicas.includes(this.brokerId)) hosted.add(`${topic.topicId}:${p}`);
+        });
+      for (const key of [...this.localLogs.keys()]) if (!hosted.has(key)) this.localLogs.delete(key);
+    }
+    this.publish(emptyImage(), this.image);
+  }
+
+  /** Acts on what changed between two images for this broker's replicas (Kafka's ReplicaManager.applyDelta). */
+  private publish(before: MetadataImage, after: MetadataImage): void {
     for (const [name, topic] of Object.entries(after.topics)) {
       const old = before.topics[name];
       if (old === topic) continue;
@@ -611,10 +649,13 @@ export class Broker extends SimNode {
   private completeWaiters(r: Replica): void {
     if (r.waiters.length === 0) return;
     const hw = r.log.highWatermark;
+    // Kafka's Partition.checkEnoughReplicasReachOffset: a batch the high watermark passed is acknowledged only if
+    // the (maximal) ISR still has min.insync.replicas members; the ISR may have shrunk since the append.
+    const isrSize = r.pendingIsr ? new Set([...r.isr, ...r.pendingIsr]).size : r.isr.length;
     const keep: AckWaiter[] = [];
     for (const w of r.waiters) {
-      if (w.requiredOffset <= hw) w.resolve(0);
-      else keep.push(w);
+      if (w.requiredOffset > hw) keep.push(w);
+      else w.resolve(isrSize >= w.minIsr ? 0 : Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND.code);
     }
     r.waiters = keep;
   }
@@ -850,23 +891,36 @@ export class Broker extends SimNode {
         res.errorCode = Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code;
         continue;
       }
+      let requiredOffset: number;
       if (outcome.kind === 'duplicate') {
+        // A retry of a batch already in the log: its acks=all answer waits for the high watermark to pass the
+        // original like any append (Kafka's ReplicaManager.appendRecords puts it in DelayedProduce with the
+        // original's last offset), or a leader whose followers never got it would acknowledge it.
         res.baseOffset = outcome.baseOffset;
-        continue;
-      }
-      res.baseOffset = outcome.batch.baseOffset;
-      r.bytesIn += p.batch.bytes;
-      if (this.storageMode === 'shared') {
-        r.log.highWatermark = r.log.logEndOffset; // the WAL write made it durable
-        this.wake(r.key);
+        requiredOffset = outcome.lastOffset + 1;
+        this.emit('broker.produce-duplicate', {
+          topic: r.topic,
+          partition: r.partition,
+          baseOffset: outcome.baseOffset,
+          highWatermark: r.log.highWatermark,
+        });
       } else {
-        this.wakeFollowers(r.key);
-        this.maybeAdvanceHighWatermark(r);
+        res.baseOffset = outcome.batch.baseOffset;
+        requiredOffset = outcome.batch.baseOffset + outcome.batch.count;
+        r.bytesIn += p.batch.bytes;
+        if (this.storageMode === 'shared') {
+          r.log.highWatermark = r.log.logEndOffset; // the WAL write made it durable
+          this.wake(r.key);
+        } else {
+          this.wakeFollowers(r.key);
+          this.maybeAdvanceHighWatermark(r);
+        }
       }
-      if (req.acks === -1 && r.log.highWatermark < r.log.logEndOffset) {
+      if (req.acks === -1 && r.log.highWatermark < requiredOffset) {
         waiting++;
         const waiter: AckWaiter = {
-          requiredOffset: outcome.batch.baseOffset + outcome.batch.count,
+          requiredOffset,
+          minIsr,
           resolve: (code) => {
             res.errorCode = code;
             if (--waiting === 0) finish();

@@ -15,7 +15,8 @@ interface ProducerState {
 
 export type AppendOutcome =
   | { kind: 'appended'; batch: RecordBatch }
-  | { kind: 'duplicate'; baseOffset: number }
+  /** A retry of a batch already in the log: where that batch is (its acks=all answer still waits for the HW). */
+  | { kind: 'duplicate'; baseOffset: number; lastOffset: number }
   | { kind: 'out-of-order'; expectedSequence: number };
 
 export class PartitionLog {
@@ -48,7 +49,12 @@ export class PartitionLog {
       const st = this.producers.get(data.producerId);
       if (st && st.epoch === data.producerEpoch) {
         const dup = st.recent.find((r) => r.firstSequence === data.baseSequence);
-        if (dup) return { kind: 'duplicate', baseOffset: dup.baseOffset };
+        if (dup)
+          return {
+            kind: 'duplicate',
+            baseOffset: dup.baseOffset,
+            lastOffset: dup.baseOffset + dup.lastSequence - dup.firstSequence,
+          };
         if (data.baseSequence !== st.lastSequence + 1) {
           return { kind: 'out-of-order', expectedSequence: st.lastSequence + 1 };
         }
