@@ -8,7 +8,7 @@
 //   registered and caught up (Kafka's BrokerServer waits for the controller to say it is caught up before the
 //   metadata publishers run), and by then the controller has moved leadership off its previous incarnation.
 import { describe, expect, it } from 'vitest';
-import { brokerNodeId } from '../../models/broker/index.ts';
+import { brokerNodeId } from '../../models/protocol/index.ts';
 import { type Cluster, createCluster } from '../../src/cluster/index.ts';
 
 /** One partition, RF 3, min.insync.replicas=2, on three brokers. */
