@@ -7,6 +7,8 @@
  * server.properties or `kafka-configs --add-config`; arrays are accepted and joined.
  */
 
+import { ExitCode, KafkasimError } from '../sim/index.ts';
+
 export interface AutoBalancerConfig {
   /** true since AutoMQ v1.2.0 (PR #1687). */
   'autobalancer.controller.enable': boolean;
@@ -87,7 +89,9 @@ export const CLUSTER_STATS_INTERVAL_MS = 30_000;
 /** The Yammer meters behind the partition rates tick every 5 s (one-minute EWMA). */
 export const METER_TICK_MS = 5000;
 
-export class AutoBalancerConfigError extends Error {
+export class AutoBalancerConfigError extends KafkasimError {
+  readonly code = 'INVALID_AUTOBALANCER_CONFIG';
+  readonly exitCode = ExitCode.invalidInput;
   override name = 'AutoBalancerConfigError';
 }
 

@@ -10,6 +10,7 @@
  */
 
 /** A broker that may hold new replicas: registered and not in controlled shutdown (fenced ones included). */
+import { ExitCode, KafkasimError } from '../sim/index.ts';
 export interface UsableBroker {
   readonly id: number;
   readonly rack: string | null;
@@ -23,7 +24,9 @@ export interface PlacementRandom {
 }
 
 /** Kafka's InvalidReplicationFactorException from the placer; `message` is Kafka's text. */
-export class ReplicaPlacementError extends Error {
+export class ReplicaPlacementError extends KafkasimError {
+  readonly code = 'INVALID_REPLICATION_FACTOR';
+  readonly exitCode = ExitCode.internal;
   override name = 'ReplicaPlacementError';
 }
 

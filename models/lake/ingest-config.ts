@@ -4,6 +4,8 @@
 // The fork's four keys (lakeDSN, enableRebalanceOptimization, partitionAssignmentStrategy,
 // topicMetadataRefreshIntervalMs) are not in the public repository; they are modelled as their names say.
 
+import { ExitCode, KafkasimError } from '../sim/index.ts';
+
 export interface IngestConfig {
   kafkaBootstrapServers: string;
   kafkaTopic: string;
@@ -87,7 +89,9 @@ const ALIASES: Record<string, keyof IngestConfig> = {
 
 export type IngestConfigInput = Partial<Record<keyof IngestConfig | keyof typeof ALIASES, unknown>>;
 
-export class IngestConfigError extends Error {
+export class IngestConfigError extends KafkasimError {
+  readonly code = 'INVALID_INGEST_CONFIG';
+  readonly exitCode = ExitCode.invalidInput;
   override name = 'IngestConfigError';
 }
 

@@ -1,4 +1,5 @@
 import { type Draft, freeze, Immer } from 'immer';
+import { ExitCode, KafkasimError } from '../sim/index.ts';
 import {
   type BrokerRegistrationChangeRecord,
   type ConfigRecord,
@@ -81,7 +82,9 @@ export function emptyImage(): MetadataImage {
 }
 
 /** A record the image cannot apply: the writer broke an invariant the controller must keep. */
-export class MetadataReplayError extends Error {
+export class MetadataReplayError extends KafkasimError {
+  readonly code = 'METADATA_REPLAY_FAILED';
+  readonly exitCode = ExitCode.internal;
   readonly offset: number;
   readonly record: MetadataRecord;
 

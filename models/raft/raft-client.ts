@@ -27,7 +27,14 @@ import {
   type VoteRequest,
   type VoteResponse,
 } from '../protocol/index.ts';
-import { InvariantViolation, type NodeId, type SimNode, type Timer } from '../sim/index.ts';
+import {
+  ExitCode,
+  InvariantViolation,
+  KafkasimError,
+  type NodeId,
+  type SimNode,
+  type Timer,
+} from '../sim/index.ts';
 import { parseQuorumVoters, type QuorumConfig, resolveQuorumConfig } from './config.ts';
 import {
   canGrantVote,
@@ -71,7 +78,9 @@ export interface LeaderAndEpoch {
 }
 
 /** Thrown by `append` on a node that is not the leader (Kafka's NotLeaderException). */
-export class NotLeaderError extends Error {
+export class NotLeaderError extends KafkasimError {
+  readonly code = 'NOT_LEADER';
+  readonly exitCode = ExitCode.internal;
   override name = 'NotLeaderError';
   constructor(
     readonly epoch: number,

@@ -7,7 +7,9 @@
  * The log stores batches, never single records, so that its cost follows appends and fetches (events), not
  * records. Offsets start at 0 (no snapshots, so the log start never moves).
  */
+
 import type { LeaderChangeMessage, RaftBatch } from '../protocol/index.ts';
+import { ExitCode, KafkasimError } from '../sim/index.ts';
 import {
   type EpochStart,
   endOffsetForEpoch,
@@ -32,7 +34,9 @@ export function batchSize(batch: RaftBatch<unknown>): number {
 }
 
 /** A log operation that would break Raft's safety (Kafka's MockLog throws the same way). */
-export class RaftLogError extends Error {
+export class RaftLogError extends KafkasimError {
+  readonly code = 'RAFT_LOG_UNSAFE';
+  readonly exitCode = ExitCode.internal;
   override name = 'RaftLogError';
 }
 

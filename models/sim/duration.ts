@@ -1,10 +1,14 @@
 // Durations in configs and scenarios read as `250ms`, `5s`, `2m`, `1h` (or a bare number of milliseconds).
 // Virtual time is always a number of milliseconds; fractions are allowed (`1.5s`).
 
+import { ExitCode, KafkasimError } from './kafkasim-error.ts';
+
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const PATTERN = /^\s*(\d+(?:\.\d+)?|\.\d+)\s*(ms|s|m|h|d)\s*$/;
 
-export class DurationError extends Error {
+export class DurationError extends KafkasimError {
+  readonly code = 'INVALID_DURATION';
+  readonly exitCode = ExitCode.invalidInput;
   override name = 'DurationError';
 }
 

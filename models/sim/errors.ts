@@ -1,6 +1,8 @@
 // Errors the kernel raises. Each names the seed, the virtual time and the event number, so that a failure can be
 // replayed exactly (`--seed N`).
 
+import { ExitCode, KafkasimError } from './kafkasim-error.ts';
+
 export interface SimContext {
   seed: string;
   time: number;
@@ -12,7 +14,9 @@ const where = (c: SimContext) =>
   `seed ${c.seed}, virtual time ${Number(c.time.toFixed(3))}ms, event #${c.event}`;
 
 /** A named invariant did not hold after an event. */
-export class InvariantViolation extends Error {
+export class InvariantViolation extends KafkasimError {
+  readonly code = 'INVARIANT_VIOLATED';
+  readonly exitCode = ExitCode.failed;
   override name = 'InvariantViolation';
   constructor(
     readonly invariant: string,
@@ -24,7 +28,9 @@ export class InvariantViolation extends Error {
 }
 
 /** `runUntil` ran out of virtual time or events before its condition held. */
-export class SimTimeoutError extends Error {
+export class SimTimeoutError extends KafkasimError {
+  readonly code = 'SIM_TIMEOUT';
+  readonly exitCode = ExitCode.failed;
   override name = 'SimTimeoutError';
   constructor(
     readonly waitedFor: string,
@@ -38,7 +44,9 @@ export class SimTimeoutError extends Error {
 }
 
 /** An event callback threw; the original error is the `cause`. */
-export class SimulationError extends Error {
+export class SimulationError extends KafkasimError {
+  readonly code = 'EVENT_FAILED';
+  readonly exitCode = ExitCode.internal;
   override name = 'SimulationError';
   constructor(
     readonly context: SimContext,

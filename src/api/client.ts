@@ -1,5 +1,6 @@
 // A small HTTP client for a running `kafkasim serve`, used by the CLI's tool commands (kafkasim topics,
 // reassign-partitions, consumer-groups, producer-perf-test, consumer-perf-test) and usable from scripts.
+import { ExitCode, KafkasimError } from '../../models/sim/index.ts';
 import type { ErrorBody } from './errors.ts';
 
 export interface ApiResponse<T = unknown> {
@@ -8,7 +9,9 @@ export interface ApiResponse<T = unknown> {
 }
 
 /** A non-2xx answer, with the server's `{error_code, message}`. */
-export class ApiRequestError extends Error {
+export class ApiRequestError extends KafkasimError {
+  readonly code = 'SERVER_REFUSED';
+  readonly exitCode = ExitCode.failed;
   override name = 'ApiRequestError';
   constructor(
     readonly status: number,
@@ -24,7 +27,9 @@ export class ApiRequestError extends Error {
  * assumed); of a comma-separated list, the first. Throws with a readable message when it is not an address.
  */
 /** The server could not be reached at all. */
-export class ApiConnectionError extends Error {
+export class ApiConnectionError extends KafkasimError {
+  readonly code = 'SERVER_UNREACHABLE';
+  readonly exitCode = ExitCode.failed;
   override name = 'ApiConnectionError';
 }
 

@@ -3,6 +3,8 @@
 // following word up to the next option (`--producer-props acks=1 linger.ms=5`), and boolean flags. The CLI's
 // client commands use it so that the source workflows' command lines work as written.
 
+import { ExitCode, KafkasimError } from '../../models/sim/index.ts';
+
 export type OptionKind = 'flag' | 'value' | 'repeat' | 'multi';
 
 export interface ParsedToolArgs {
@@ -16,7 +18,9 @@ export interface ParsedToolArgs {
 }
 
 /** Thrown for a usage problem; the command turns it into exit code 2 with the message. */
-export class ToolArgsError extends Error {
+export class ToolArgsError extends KafkasimError {
+  readonly code = 'INVALID_TOOL_ARGS';
+  readonly exitCode = ExitCode.invalidInput;
   override name = 'ToolArgsError';
 }
 

@@ -1,4 +1,5 @@
 // Where a command writes. Tests pass buffers; the real command passes process streams.
+import { ExitCode, KafkasimError } from '../../models/sim/index.ts';
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
@@ -15,7 +16,9 @@ export const processIO = (): CliIO => ({
 });
 
 /** A usage error: printed as `kafkasim: <message>` with exit code 2, never as a stack trace. */
-export class UsageError extends Error {
+export class UsageError extends KafkasimError {
+  readonly code = 'USAGE';
+  readonly exitCode = ExitCode.invalidInput;
   override name = 'UsageError';
 }
 

@@ -1,10 +1,11 @@
 // The `kafkasim` command: dispatches to subcommands, prints help and version, and turns bad input into a clear
 // message with exit code 2 instead of a stack trace.
 import { readFileSync } from 'node:fs';
+import { ExitCode, KafkasimError } from '../../models/sim/index.ts';
 import { consumerGroupsCommand } from './consumer-groups.ts';
 import { consumerPerfTestCommand } from './consumer-perf-test.ts';
 import { demoCommand } from './demo.ts';
-import { type CliIO, processIO, UsageError } from './io.ts';
+import { type CliIO, processIO } from './io.ts';
 import { listCommand } from './list.ts';
 import { producerPerfTestCommand } from './producer-perf-test.ts';
 import { reassignPartitionsCommand } from './reassign-partitions.ts';
@@ -97,13 +98,15 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   try {
     return await command.run(rest, io);
   } catch (e) {
-    if (e instanceof UsageError) {
+    // kafkasim's own errors end the command with their exit code: invalid input (2) and failed runs (1) print
+    // their message; the rest (3, and anything not a KafkasimError) are bugs, printed as internal errors.
+    if (e instanceof KafkasimError && e.exitCode !== ExitCode.internal) {
       io.stderr(`kafkasim ${first}: ${e.message}\n`);
-      return 2;
+      return e.exitCode;
     }
     const msg = e instanceof Error ? e.message : String(e);
     io.stderr(`kafkasim ${first}: internal error: ${msg}\n`);
     if (io.env.KAFKASIM_DEBUG && e instanceof Error && e.stack) io.stderr(`${e.stack}\n`);
-    return 3;
+    return ExitCode.internal;
   }
 }

@@ -44,7 +44,7 @@ export function reportScenarioError(e: ScenarioError, command: string, io: CliIO
   const n = e.issues.length;
   io.stderr(`kafkasim ${command}: ${file} is not a valid scenario (${n} problem${n === 1 ? '' : 's'}):\n`);
   for (const issue of e.issues) io.stderr(`${formatIssueWithExcerpt(issue)}\n`);
-  return 2;
+  return e.exitCode;
 }
 
 interface Style {

@@ -19,7 +19,6 @@ import {
   readSweepDocument,
   runSweep,
   type SweepDocument,
-  SweepInputError,
   sweepCsv,
 } from '../sweep/index.ts';
 import { type CliIO, UsageError } from './io.ts';
@@ -147,20 +146,14 @@ export async function sweepCommand(
   const metrics = values.metrics !== undefined ? listSplit(values.metrics) : undefined;
   if (metrics && metrics.length === 0)
     throw new UsageError('--metrics: expected metric names, e.g. --metrics lost,moves');
-  let plan: ReturnType<typeof planSweep>;
-  try {
-    plan = planSweep({
-      file,
-      grid: parseGrid(values.grid ?? []),
-      ...(values.set ? { set: values.set } : {}),
-      ...(seeds ? { seeds } : {}),
-      ...(metrics ? { metrics } : {}),
-      ...(values.shard !== undefined ? { shard: parseShard(values.shard) } : {}),
-    });
-  } catch (e) {
-    if (e instanceof SweepInputError) throw new UsageError(e.message);
-    throw e;
-  }
+  const plan = planSweep({
+    file,
+    grid: parseGrid(values.grid ?? []),
+    ...(values.set ? { set: values.set } : {}),
+    ...(seeds ? { seeds } : {}),
+    ...(metrics ? { metrics } : {}),
+    ...(values.shard !== undefined ? { shard: parseShard(values.shard) } : {}),
+  });
   const csv = values.csv !== undefined ? new OutputFile(values.csv, '--csv') : undefined;
   const report = values.report !== undefined ? new OutputFile(values.report, '--report') : undefined;
   const json = values.json ?? false;
@@ -292,13 +285,7 @@ async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
   }
   if (positionals.length === 0)
     throw new UsageError(`merge: expected sweep JSON files (from --json)\n\n${SWEEP_USAGE}`);
-  let doc: SweepDocument;
-  try {
-    doc = mergeSweepDocuments(positionals.map((path) => ({ path, doc: readSweepDocument(path) })));
-  } catch (e) {
-    if (e instanceof SweepInputError) throw new UsageError(e.message);
-    throw e;
-  }
+  const doc = mergeSweepDocuments(positionals.map((path) => ({ path, doc: readSweepDocument(path) })));
   const missing = missingCells(doc);
   if (missing.length > 0)
     io.stderr(

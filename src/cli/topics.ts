@@ -4,7 +4,7 @@
 // Facts: apache/kafka TopicCommand (TopicCommandOptions.checkArgs, createTopic, describeTopic, alterTopic,
 // deleteTopic, listTopics, ensureTopicExists, IncludeList) and clients-and-groups.md §5.
 import { ApiConnectionError, ApiRequestError, clientFor } from '../api/client.ts';
-import { keyValues, type parseToolArgs, ToolArgsError } from '../api/tool-args.ts';
+import { keyValues, type parseToolArgs } from '../api/tool-args.ts';
 import {
   formatCreatedTopic,
   formatTopicCommandError,
@@ -113,18 +113,11 @@ export async function topicsCommand(argv: string[], io: CliIO): Promise<number> 
     throw new UsageError('--if-not-exists is only valid with --create');
   const partitions = positiveInt(args.value('partitions'), 'partitions');
   const replicationFactor = positiveInt(args.value('replication-factor'), 'replication-factor');
-  let configs: Record<string, string>;
-  let assignment: ReturnType<typeof replicaAssignment> | undefined;
-  try {
-    configs = keyValues(args.all('config'), '--config');
-    assignment =
-      args.value('replica-assignment') !== undefined
-        ? replicaAssignment(args.value('replica-assignment')!)
-        : undefined;
-  } catch (e) {
-    if (e instanceof ToolArgsError) throw new UsageError(e.message);
-    throw e;
-  }
+  const configs = keyValues(args.all('config'), '--config');
+  const assignment =
+    args.value('replica-assignment') !== undefined
+      ? replicaAssignment(args.value('replica-assignment')!)
+      : undefined;
   if (assignment && (partitions !== undefined || replicationFactor !== undefined))
     throw new UsageError(
       'Option "[replica-assignment]" can\'t be used with option "[partitions]" or "[replication-factor]"',

@@ -2,6 +2,7 @@
 // so callers (CLI, API, scenario runner) catch a single class and can show `message` as is.
 
 /** What kind of problem the input has; stable for callers and tests to match on. */
+import { ExitCode, KafkasimError } from '../../models/sim/index.ts';
 export type FormatInputReason =
   | 'json'
   | 'type'
@@ -22,7 +23,9 @@ export interface TextPosition {
   readonly column: number;
 }
 
-export class FormatInputError extends Error {
+export class FormatInputError extends KafkasimError {
+  readonly code = 'INVALID_TOOL_INPUT';
+  readonly exitCode = ExitCode.invalidInput;
   override name = 'FormatInputError';
   constructor(
     readonly reason: FormatInputReason,

@@ -2,6 +2,7 @@
 // the path inside the document, and what was expected, so that a user can fix the file without guessing.
 
 /** One problem with a scenario, located as precisely as the input allows. */
+import { ExitCode, KafkasimError } from '../../models/sim/index.ts';
 export interface ScenarioIssue {
   /** The file, `<inline>` for an object, or `--set <path>=<value>` when an override caused it. */
   source: string;
@@ -45,7 +46,9 @@ export function formatIssueWithExcerpt(issue: ScenarioIssue): string {
 }
 
 /** A scenario that cannot run as written: invalid YAML, a schema violation, or a reference to nothing. */
-export class ScenarioError extends Error {
+export class ScenarioError extends KafkasimError {
+  readonly code = 'INVALID_SCENARIO';
+  readonly exitCode = ExitCode.invalidInput;
   override name = 'ScenarioError';
   constructor(readonly issues: readonly ScenarioIssue[]) {
     super(issues.map(formatIssue).join('\n'));

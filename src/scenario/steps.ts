@@ -1,7 +1,7 @@
 // What each timeline action does to the cluster, and the tool output it prints. Admin actions go through the
 // cluster's admin client, so they take virtual time like the real tools; their output is the tools' own text.
 
-import { formatDuration, parseDuration } from '../../models/sim/index.ts';
+import { ExitCode, formatDuration, KafkasimError, parseDuration } from '../../models/sim/index.ts';
 import type { Cluster } from '../cluster/index.ts';
 import { CONTROLLER_NODE, toKafkaError } from '../cluster/index.ts';
 import {
@@ -35,7 +35,9 @@ import { STEP_ACTIONS } from './types.ts';
 const BOOTSTRAP = 'localhost:9092';
 
 /** A step failed in a way the scenario did not ask for (the run fails; the timeline stops). */
-export class StepFailure extends Error {
+export class StepFailure extends KafkasimError {
+  readonly code = 'STEP_FAILED';
+  readonly exitCode = ExitCode.failed;
   override name = 'StepFailure';
 }
 

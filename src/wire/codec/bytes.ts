@@ -3,7 +3,11 @@
 // A read past the end, or a length larger than what is left, throws WireDecodeError naming the field: bytes from
 // a socket never make the codec allocate more than they hold.
 
-export class WireDecodeError extends Error {
+import { ExitCode, KafkasimError } from '../../../models/sim/index.ts';
+
+export class WireDecodeError extends KafkasimError {
+  readonly code = 'WIRE_DECODE_FAILED';
+  readonly exitCode = ExitCode.invalidInput;
   constructor(message: string) {
     super(message);
     this.name = 'WireDecodeError';
