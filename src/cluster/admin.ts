@@ -1,10 +1,12 @@
 // Admin operations on a simulated cluster, as a test or scenario uses them: each call sends the request through
 // the network and runs the simulation until the answer arrives (admin operations take virtual time, like the
 // real ones). Per-item errors come back as Kafka codes and messages; the `...OrThrow` forms raise KafkaError.
+// It needs only the simulation and its admin client: what to ask and whom is the caller's (group-admin.ts).
 
 import type { AdminClient, AdminOutcome } from '../../models/clients/index.ts';
 import {
   type AlterPartitionReassignmentsResponse,
+  type BrokerRequest,
   type ControllerRequest,
   type CreatableTopic,
   type CreatePartitionsResponse,
@@ -12,12 +14,13 @@ import {
   type DeleteTopicsResponse,
   errorByCode,
   type FailureName,
+  type GroupRequest,
   type IncrementalAlterConfigsRequest,
   type IncrementalAlterConfigsResponse,
   KafkaError,
   type ListPartitionReassignmentsResponse,
 } from '../../models/protocol/index.ts';
-import type { Cluster } from './cluster.ts';
+import type { NodeId, Simulation } from '../../models/sim/index.ts';
 
 export interface NewTopic {
   name: string;
@@ -41,7 +44,7 @@ export function toKafkaError(r: ErrorFields): KafkaError | undefined {
 
 export class ClusterAdmin {
   constructor(
-    private readonly cluster: Cluster,
+    private readonly sim: Simulation,
     readonly client: AdminClient,
   ) {}
 
@@ -51,13 +54,35 @@ export class ClusterAdmin {
     this.client.controllerCall<R>(req, (o) => {
       outcome = o;
     });
-    this.cluster.sim.runUntil(() => outcome !== undefined, {
+    this.sim.runUntil(() => outcome !== undefined, {
       timeout: this.client.apiTimeoutMs + 1000,
       description: `the answer to ${req.type}`,
     });
     if (!outcome!.ok)
       throw new KafkaError('REQUEST_TIMED_OUT', `${req.type} timed out after ${this.client.apiTimeoutMs}ms`);
     return outcome!.response;
+  }
+
+  /**
+   * Sends one request to one broker (no retry elsewhere: a group request must reach the coordinator) and runs
+   * the simulation until it is answered; undefined when it timed out or the connection failed.
+   */
+  brokerRequest<R>(to: NodeId, req: GroupRequest | BrokerRequest): R | undefined {
+    const client = this.client;
+    let outcome: { ok: boolean; response?: R } | undefined;
+    client.request<R>(
+      to,
+      req,
+      (o) => {
+        outcome = o.ok ? { ok: true, response: o.response } : { ok: false };
+      },
+      client.requestTimeoutMs,
+    );
+    this.sim.runUntil(() => outcome !== undefined, {
+      timeout: client.requestTimeoutMs + 1000,
+      description: `the answer to ${req.type}`,
+    });
+    return outcome?.ok ? outcome.response : undefined;
   }
 
   createTopics(topics: NewTopic[], validateOnly = false): CreateTopicsResponse['topics'] {

@@ -61,7 +61,7 @@ import {
   type DescribeGroupOptions,
   describeConsumerGroup,
   listConsumerGroups,
-} from './group-views.ts';
+} from './group-admin.ts';
 import { attachProducerLog, type PerfProducerReport, reportProducerPerf } from './reporters.ts';
 import { describeTopic as describeTopicView } from './views.ts';
 
@@ -251,7 +251,7 @@ export class Cluster {
       throw new Error('balancerGoals needs the auto-balancer (autobalancer: true or its keys)');
     }
     this.admin = new ClusterAdmin(
-      this,
+      this.sim,
       new AdminClient(this.sim, 'admin', { controllers: controllerIds, bootstrap: this.bootstrap() }),
     );
   }
@@ -495,6 +495,11 @@ export class Cluster {
   }
 
   /** A live broker to read from (the first by id), as a tool's bootstrap connection would. */
+  /** The ids of the brokers that are up, read as iterated (a request in between may crash or restart one). */
+  *liveBrokerIds(): Generator<number> {
+    for (const b of this.brokers.values()) if (b.up) yield b.brokerId;
+  }
+
   liveBroker(): Broker {
     for (const b of this.brokers.values()) if (b.up) return b;
     throw new Error('no broker is up');
@@ -535,17 +540,17 @@ export class Cluster {
 
   /** The group as kafka-consumer-groups sees it (state, members, committed and log end offsets). */
   groupView(groupId: string): ConsumerGroupView {
-    return consumerGroupView(this, groupId);
+    return consumerGroupView(this.admin, () => this.liveBroker(), groupId);
   }
 
   /** `kafka-consumer-groups --describe --group <g>` [--state | --members [--verbose]]: stdout and stderr. */
   describeGroup(groupId: string, options: DescribeGroupOptions = {}): ToolOutput {
-    return describeConsumerGroup(this, groupId, options);
+    return describeConsumerGroup(this.admin, () => this.liveBroker(), groupId, options);
   }
 
   /** `kafka-consumer-groups --list` with each group's state. */
   listGroups(): { groupId: string; state: string }[] {
-    return listConsumerGroups(this);
+    return listConsumerGroups(this.admin, this.liveBrokerIds());
   }
 
   // ---- the Lake and its sink (workflow B) ------------------------------------------------------------------

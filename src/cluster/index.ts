@@ -12,12 +12,6 @@ export {
 } from './cluster.ts';
 export { type PerfConsumerReport, reportConsumerPerf } from './consumer-perf-reporter.ts';
 export { type DeliveryReport, DeliveryTracker } from './delivery-check.ts';
-export {
-  consumerGroupView,
-  type DescribeGroupOptions,
-  describeConsumerGroup,
-  groupOffsetsNow,
-  listConsumerGroups,
-} from './group-views.ts';
+export type { DescribeGroupOptions } from './group-admin.ts';
 export { attachProducerLog, type PerfProducerReport, reportProducerPerf } from './reporters.ts';
-export { describeTopic } from './views.ts';
+export { describeTopic, groupOffsetsNow } from './views.ts';
