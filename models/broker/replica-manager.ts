@@ -1,0 +1,244 @@
+// The replicas a broker hosts (Kafka's ReplicaManager): it applies each metadata change to them (become leader,
+// become follower, stop hosting; Kafka's ReplicaManager.applyDelta), keeps their logs on the broker's disk
+// (kafka storage) or opens them from shared storage (AutoMQ), and shrinks ISRs on a timer.
+
+import type { MetadataImage, PartitionRegistration, TopicImage } from '../metadata/index.ts';
+import type { ElectLeadersResponse, LeaderHint } from '../protocol/index.ts';
+import { Errors } from '../protocol/index.ts';
+import { PartitionLog, type SharedStorage } from '../storage/index.ts';
+import type { BrokerCore } from './broker-core.ts';
+import type { ControllerChannel } from './controller-channel.ts';
+import { PartitionReplica, type ReplicaHost, type ReplicaRole } from './partition-replica.ts';
+
+/** What the replica manager tells the rest of the broker. */
+export interface ReplicaManagerHooks {
+  readonly brokerEpoch: () => number;
+  /** Local logs, which survive crashes (they are on disk). */
+  readonly localLogs: () => Map<string, PartitionLog>;
+  /** Fetches parked on partition `key` may answer now. */
+  readonly wake: (key: string) => void;
+  /** This broker now follows `leaderId` for some partition: make sure a fetcher runs for it. */
+  readonly ensureFetcher: (leaderId: number) => void;
+  /** A replica's role changed (the group coordinator follows __consumer_offsets leadership). */
+  readonly onRoleChange: (replica: PartitionReplica) => void;
+}
+
+export class ReplicaManager implements ReplicaHost {
+  readonly replicas = new Map<string, PartitionReplica>();
+  private readonly keyCache = new Map<string, string[]>();
+
+  constructor(
+    private readonly core: BrokerCore,
+    private readonly controller: ControllerChannel,
+    private readonly shared: SharedStorage | undefined,
+    private readonly hooks: ReplicaManagerHooks,
+  ) {}
+
+  // ---- ReplicaHost ----
+  get brokerId(): number {
+    return this.core.brokerId;
+  }
+  get brokerEpoch(): number {
+    return this.hooks.brokerEpoch();
+  }
+  now(): number {
+    return this.core.sim.now;
+  }
+  emit(kind: string, fields?: Record<string, unknown>): void {
+    this.core.emit(kind, fields);
+  }
+  toController<R>(req: Parameters<ControllerChannel['send']>[0], cb: (r: R | undefined) => void): void {
+    this.controller.send<R>(req, cb);
+  }
+  isBrokerActive(id: number): boolean {
+    const b = this.core.image.brokers[id];
+    return !!b && !b.fenced && !b.inControlledShutdown;
+  }
+  onHighWatermark(replica: PartitionReplica): void {
+    this.hooks.wake(replica.key);
+  }
+
+  // ---- lookups ----
+
+  findReplica(topic: string, partition: number): PartitionReplica | undefined {
+    const t = this.core.image.topics[topic];
+    return t ? this.replicas.get(this.replicaKey(t.topicId, partition)) : undefined;
+  }
+
+  /** `topicId:partition`, built once per partition: lookups on the fetch path reuse the same string. */
+  replicaKey(topicId: string, partition: number): string {
+    let keys = this.keyCache.get(topicId);
+    if (!keys) this.keyCache.set(topicId, (keys = []));
+    return (keys[partition] ??= `${topicId}:${partition}`);
+  }
+
+  /** The leader the image shows for a partition, for NOT_LEADER_OR_FOLLOWER answers (KIP-951). */
+  leaderHint(topic: string, partition: number): LeaderHint | undefined {
+    const reg = this.core.image.topics[topic]?.partitions[partition];
+    return reg && reg.leader >= 0 ? { leaderId: reg.leader, leaderEpoch: reg.leaderEpoch } : undefined;
+  }
+
+  /** Partitions this broker currently leads and serves. */
+  leaderReplicas(): PartitionReplica[] {
+    return [...this.replicas.values()].filter((r) => r.role === 'leader');
+  }
+
+  maybeShrinkIsr(): void {
+    const maxLag = this.core.config['replica.lag.time.max.ms'];
+    for (const r of this.replicas.values()) r.maybeShrinkIsr(maxLag);
+  }
+
+  // ---- metadata changes ----
+
+  /** Acts on what changed between two images for this broker's replicas (Kafka's ReplicaManager.applyDelta). */
+  applyDelta(before: MetadataImage, after: MetadataImage): void {
+    for (const [name, topic] of Object.entries(after.topics)) {
+      const old = before.topics[name];
+      if (old === topic) continue;
+      topic.partitions.forEach((reg, p) => {
+        if (old && old.topicId === topic.topicId && old.partitions[p] === reg) return;
+        this.onPartitionChange(topic, p, reg);
+      });
+    }
+    for (const [name, old] of Object.entries(before.topics)) {
+      const now = after.topics[name];
+      if (now && now.topicId === old.topicId) continue;
+      // A deleted topic: drop its replicas and (kafka storage) delete their logs.
+      for (let p = 0; p < old.partitions.length; p++) {
+        this.removeReplica(`${old.topicId}:${p}`, true, undefined);
+        if (this.core.storageMode === 'kafka') this.hooks.localLogs().delete(`${old.topicId}:${p}`);
+      }
+    }
+  }
+
+  private onPartitionChange(topic: TopicImage, p: number, reg: PartitionRegistration): void {
+    const key = `${topic.topicId}:${p}`;
+    const existing = this.replicas.get(key);
+    if (!reg.replicas.includes(this.core.brokerId)) {
+      if (existing)
+        this.removeReplica(
+          key,
+          this.core.storageMode === 'kafka',
+          existing.role === 'leader' || existing.role === 'opening'
+            ? { topic: topic.name, partition: p }
+            : undefined,
+        );
+      return;
+    }
+    const replica = existing ?? this.createReplica(topic, p);
+    const leaderChanged = replica.leaderId !== reg.leader || replica.leaderEpoch !== reg.leaderEpoch;
+    replica.isr = [...reg.isr];
+    replica.replicas = [...reg.replicas];
+    replica.partitionEpoch = reg.partitionEpoch;
+    if (!leaderChanged && existing) {
+      if (replica.role === 'leader') {
+        replica.syncFollowers();
+        replica.maybeAdvanceHighWatermark();
+      }
+      return;
+    }
+    replica.leaderId = reg.leader;
+    replica.leaderEpoch = reg.leaderEpoch;
+    replica.failWaiters(Errors.NOT_LEADER_OR_FOLLOWER.code);
+    if (reg.leader === this.core.brokerId) this.becomeLeader(replica);
+    else if (reg.leader < 0) {
+      replica.role = 'offline';
+      this.hooks.onRoleChange(replica);
+    } else this.becomeFollower(replica);
+  }
+
+  private createReplica(topic: TopicImage, p: number): PartitionReplica {
+    const key = `${topic.topicId}:${p}`;
+    let log: PartitionLog;
+    if (this.core.storageMode === 'shared') {
+      log = this.shared!.open(topic.topicId, topic.name, p);
+    } else {
+      const logs = this.hooks.localLogs();
+      log = logs.get(key) ?? new PartitionLog(topic.name, p);
+      logs.set(key, log);
+    }
+    const r = new PartitionReplica(this, key, topic.name, topic.topicId, p, log);
+    this.replicas.set(key, r);
+    return r;
+  }
+
+  private becomeLeader(r: PartitionReplica): void {
+    const core = this.core;
+    r.followers = new Map();
+    r.syncFollowers();
+    if (core.storageMode === 'shared') {
+      // AutoMQ: the new leader opens the partition from object-storage metadata before it serves.
+      r.role = 'opening';
+      this.hooks.onRoleChange(r);
+      const epoch = r.leaderEpoch;
+      core.emit('broker.partition-opening', { topic: r.topic, partition: r.partition, leaderEpoch: epoch });
+      core.schedule(
+        core.config['kafkasim.shared.partition.open.ms'],
+        () => {
+          if (r.role !== 'opening' || r.leaderEpoch !== epoch || this.replicas.get(r.key) !== r) return;
+          r.role = 'leader';
+          r.log.assignEpochStart(epoch);
+          r.log.highWatermark = r.log.logEndOffset;
+          this.hooks.onRoleChange(r);
+          core.emit('broker.leader', { topic: r.topic, partition: r.partition, leaderEpoch: epoch });
+        },
+        'broker.partition-open',
+      );
+      return;
+    }
+    r.role = 'leader';
+    r.log.assignEpochStart(r.leaderEpoch);
+    core.emit('broker.leader', { topic: r.topic, partition: r.partition, leaderEpoch: r.leaderEpoch });
+    r.maybeAdvanceHighWatermark();
+    this.hooks.onRoleChange(r);
+  }
+
+  private becomeFollower(r: PartitionReplica): void {
+    r.role = 'follower';
+    r.followers = new Map();
+    this.hooks.onRoleChange(r);
+    this.core.emit('broker.follower', {
+      topic: r.topic,
+      partition: r.partition,
+      leader: r.leaderId,
+      leaderEpoch: r.leaderEpoch,
+    });
+    this.hooks.ensureFetcher(r.leaderId);
+  }
+
+  /** Stops hosting a replica. In shared mode a leader that loses it closes it and asks for the new election. */
+  private removeReplica(
+    key: string,
+    deleteLog: boolean,
+    closeAndElect: { topic: string; partition: number } | undefined,
+  ): void {
+    const r = this.replicas.get(key);
+    if (!r) return;
+    const core = this.core;
+    this.replicas.delete(key);
+    r.role = 'offline';
+    this.hooks.onRoleChange(r);
+    r.failWaiters(Errors.NOT_LEADER_OR_FOLLOWER.code);
+    if (deleteLog && core.storageMode === 'kafka') this.hooks.localLogs().delete(key);
+    if (closeAndElect && core.storageMode === 'shared') {
+      core.emit('broker.partition-closing', { topic: r.topic, partition: r.partition });
+      core.schedule(
+        core.config['kafkasim.shared.partition.close.ms'],
+        () => {
+          core.emit('broker.partition-closed', { topic: r.topic, partition: r.partition });
+          this.electLeader(closeAndElect);
+        },
+        'broker.partition-close',
+      );
+    }
+  }
+
+  private electLeader(tp: { topic: string; partition: number }, attempt = 0): void {
+    this.controller.send<ElectLeadersResponse>({ type: 'ElectLeaders', partitions: [tp] }, (r) => {
+      if (!r && attempt < 20)
+        this.core.schedule(500, () => this.electLeader(tp, attempt + 1), 'broker.elect-retry');
+    });
+  }
+}
+
+export type { ReplicaRole };
