@@ -1,0 +1,197 @@
+// Scaling benchmark (issue 23): how wall time, events and memory grow with brokers and partitions.
+//
+// One cluster per process (so RSS is that cluster's): createCluster with kafka storage, one topic with RF 3,
+// kafka-producer-perf-test at a rate (0 = idle), for a span of virtual time. Prints one JSON line.
+//
+//   node --import tsx scripts/scale-bench.ts --brokers 10 --partitions 1000 --rate 20000 --seconds 60
+//   node --import tsx scripts/scale-bench.ts --matrix [--out docs/performance-scale.json] [--svg docs/scale.svg]
+//
+// --matrix runs the issue's table (each row in a child process, one after the other) and, with --svg, draws
+// wall/virtual and RSS against partitions. The machine is shared: compare A/B by interleaving runs, or count
+// instructions (valgrind --tool=callgrind node --import tsx scripts/scale-bench.ts ...).
+
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createCluster } from '../src/cluster/index.ts';
+
+interface Row {
+  brokers: number;
+  partitions: number;
+  rate: number;
+  seconds: number;
+  recordSize: number;
+}
+
+interface Result extends Row {
+  createMs: number;
+  wallMs: number;
+  /** User + system CPU time of the run: steadier than wall time on a loaded machine. */
+  cpuMs: number;
+  timesRealTime: number;
+  timesRealTimeCpu: number;
+  events: number;
+  nsPerEvent: number;
+  rssMiB: number;
+  heapMiB: number;
+  completed: number;
+}
+
+function arg(args: string[], name: string, fallback: number): number {
+  const i = args.indexOf(`--${name}`);
+  if (i < 0) return fallback;
+  const v = Number(args[i + 1]);
+  if (!Number.isFinite(v) || v < 0)
+    throw new Error(`--${name} needs a non-negative number, not ${args[i + 1]}`);
+  return v;
+}
+
+function runOne(row: Row): Result {
+  const c = createCluster({ seed: 23, brokers: row.brokers, storage: 'kafka' });
+  const t0 = performance.now();
+  c.admin.createTopic({ name: 'scale', partitions: row.partitions, replicationFactor: 3 });
+  // Until every broker has replayed the topic and every partition has a leader.
+  c.runUntil(
+    () => {
+      for (const b of c.brokers.values()) if (!b.image.topics.scale) return false;
+      return true;
+    },
+    { timeout: '60s', description: 'every broker knows the topic' },
+  );
+  const createMs = performance.now() - t0;
+  const startEvents = c.sim.eventCount;
+  const startVirtual = c.now;
+  const virtualMs = row.seconds * 1000;
+  let report: { completed?: number } | undefined;
+  const t1 = performance.now();
+  const cpu0 = process.cpuUsage();
+  if (row.rate > 0) {
+    const r = c.producerPerfTest({
+      topic: 'scale',
+      numRecords: Math.round((row.rate * virtualMs) / 1000),
+      throughput: row.rate,
+      recordSize: row.recordSize,
+    });
+    report = r.workload;
+  }
+  c.sim.runFor(virtualMs);
+  const wallMs = performance.now() - t1;
+  const cpu = process.cpuUsage(cpu0);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  const events = c.sim.eventCount - startEvents;
+  const mem = process.memoryUsage();
+  return {
+    ...row,
+    createMs: Math.round(createMs),
+    wallMs: Math.round(wallMs),
+    cpuMs: Math.round(cpuMs),
+    timesRealTime: Number(((c.now - startVirtual) / wallMs).toFixed(1)),
+    timesRealTimeCpu: Number(((c.now - startVirtual) / cpuMs).toFixed(1)),
+    events,
+    nsPerEvent: Math.round((cpuMs * 1e6) / Math.max(1, events)),
+    rssMiB: Math.round(mem.rss / 1_048_576),
+    heapMiB: Math.round(mem.heapUsed / 1_048_576),
+    completed: report?.completed ?? 0,
+  };
+}
+
+/** The issue's table, plus the 100k-partition target row. */
+export const MATRIX: Row[] = [
+  { brokers: 10, partitions: 1000, rate: 0, seconds: 60, recordSize: 512 },
+  { brokers: 10, partitions: 1000, rate: 20_000, seconds: 60, recordSize: 512 },
+  { brokers: 50, partitions: 10_000, rate: 0, seconds: 60, recordSize: 512 },
+  { brokers: 50, partitions: 10_000, rate: 20_000, seconds: 60, recordSize: 512 },
+  { brokers: 100, partitions: 30_000, rate: 20_000, seconds: 60, recordSize: 512 },
+  { brokers: 100, partitions: 100_000, rate: 50_000, seconds: 600, recordSize: 512 },
+];
+
+function svg(results: Result[]): string {
+  // Two panels: times real time (log scale) and RSS against partitions, one mark per row, labelled.
+  const W = 720;
+  const H = 300;
+  const pad = 60;
+  const xs = results.map((r) => Math.log10(r.partitions));
+  const xMin = Math.min(...xs) - 0.2;
+  const xMax = Math.max(...xs) + 0.2;
+  const x = (p: number) => pad + ((Math.log10(p) - xMin) / (xMax - xMin)) * (W / 2 - 1.5 * pad);
+  const speed = results.map((r) => Math.log10(Math.max(0.01, r.timesRealTime)));
+  const sMin = Math.min(-1, ...speed);
+  const sMax = Math.max(3, ...speed);
+  const ySpeed = (v: number) =>
+    H - pad - ((Math.log10(Math.max(0.01, v)) - sMin) / (sMax - sMin)) * (H - 2 * pad);
+  const rMax = Math.max(...results.map((r) => r.rssMiB)) * 1.1;
+  const yRss = (v: number) => H - pad - (v / rMax) * (H - 2 * pad);
+  const off = W / 2;
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="11">`,
+    `<rect width="${W}" height="${H}" fill="white"/>`,
+    `<text x="${pad}" y="20" font-size="13">times real time (log) vs partitions</text>`,
+    `<text x="${off + pad}" y="20" font-size="13">RSS (MiB) vs partitions</text>`,
+    `<line x1="${pad}" y1="${H - pad}" x2="${W / 2 - pad / 2}" y2="${H - pad}" stroke="black"/>`,
+    `<line x1="${pad}" y1="${pad}" x2="${pad}" y2="${H - pad}" stroke="black"/>`,
+    `<line x1="${off + pad}" y1="${H - pad}" x2="${W - pad / 2}" y2="${H - pad}" stroke="black"/>`,
+    `<line x1="${off + pad}" y1="${pad}" x2="${off + pad}" y2="${H - pad}" stroke="black"/>`,
+  ];
+  for (let e = Math.ceil(sMin); e <= sMax; e++) {
+    const y = ySpeed(10 ** e);
+    parts.push(`<text x="${pad - 6}" y="${y + 4}" text-anchor="end">${10 ** e}x</text>`);
+    parts.push(`<line x1="${pad}" y1="${y}" x2="${W / 2 - pad / 2}" y2="${y}" stroke="#eee"/>`);
+  }
+  for (const p of [1000, 10_000, 100_000]) {
+    parts.push(`<text x="${x(p)}" y="${H - pad + 16}" text-anchor="middle">${p / 1000}k</text>`);
+    parts.push(`<text x="${off + x(p)}" y="${H - pad + 16}" text-anchor="middle">${p / 1000}k</text>`);
+  }
+  for (let v = 0; v <= rMax; v += Math.max(100, Math.round(rMax / 500) * 100)) {
+    parts.push(`<text x="${off + pad - 6}" y="${yRss(v) + 4}" text-anchor="end">${v}</text>`);
+  }
+  for (const r of results) {
+    const label = `${r.brokers}b ${r.rate ? `${r.rate / 1000}k/s` : 'idle'}`;
+    const color = r.rate ? '#c33' : '#36c';
+    parts.push(`<circle cx="${x(r.partitions)}" cy="${ySpeed(r.timesRealTime)}" r="4" fill="${color}"/>`);
+    parts.push(`<text x="${x(r.partitions) + 6}" y="${ySpeed(r.timesRealTime) - 4}">${label}</text>`);
+    parts.push(`<circle cx="${off + x(r.partitions)}" cy="${yRss(r.rssMiB)}" r="4" fill="${color}"/>`);
+    parts.push(`<text x="${off + x(r.partitions) + 6}" y="${yRss(r.rssMiB) - 4}">${label}</text>`);
+  }
+  parts.push('</svg>');
+  return parts.join('\n');
+}
+
+function main(args: string[]): void {
+  if (args.includes('--matrix')) {
+    const outI = args.indexOf('--out');
+    const svgI = args.indexOf('--svg');
+    const maxPartitions = arg(args, 'max-partitions', Number.POSITIVE_INFINITY);
+    const results: Result[] = [];
+    const self = fileURLToPath(import.meta.url);
+    for (const row of MATRIX) {
+      if (row.partitions > maxPartitions) continue;
+      const out = execFileSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          self,
+          ...['--brokers', `${row.brokers}`, '--partitions', `${row.partitions}`, '--rate', `${row.rate}`],
+          ...['--seconds', `${row.seconds}`, '--record-size', `${row.recordSize}`],
+        ],
+        { encoding: 'utf8', maxBuffer: 1 << 24 },
+      );
+      const line = out.trim().split('\n').pop()!;
+      console.log(line);
+      results.push(JSON.parse(line) as Result);
+    }
+    if (outI >= 0) writeFileSync(args[outI + 1]!, `${JSON.stringify(results, null, 2)}\n`);
+    if (svgI >= 0) writeFileSync(args[svgI + 1]!, svg(results));
+    return;
+  }
+  const row: Row = {
+    brokers: arg(args, 'brokers', 10),
+    partitions: arg(args, 'partitions', 1000),
+    rate: arg(args, 'rate', 20_000),
+    seconds: arg(args, 'seconds', 60),
+    recordSize: arg(args, 'record-size', 512),
+  };
+  console.log(JSON.stringify(runOne(row)));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) main(process.argv.slice(2));
