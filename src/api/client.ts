@@ -60,7 +60,8 @@ export class ApiClient {
   async request<T = unknown>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { accept: 'application/json' };
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
-    if (body !== undefined) headers['content-type'] = 'application/json';
+    // The server refuses a POST that is not JSON (a cross-site page cannot send one), with a body or without.
+    if (body !== undefined || method.toUpperCase() === 'POST') headers['content-type'] = 'application/json';
     let res: Response;
     try {
       res = await fetch(`${this.baseUrl}${path}`, {

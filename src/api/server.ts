@@ -1,19 +1,20 @@
 // The HTTP server: fastify with every route's JSON Schema (requests validated, responses shaped, the OpenAPI
 // document generated from them at /openapi.json and browsable at /docs), one error body for every failure,
 // optional bearer-token auth (every route but /health), a body size limit, and loopback by default.
-import { timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { installAccessControl, notFoundOrWrongMethod } from './access.ts';
 import type { ApiContext } from './context.ts';
 import { ApiError, type ErrorBody, isKafkaError, restErrorOf } from './errors.ts';
-import { type RequestLog, SimHost, type WorldOptions } from './host.ts';
+import { type RequestLog, type RequestLogEntry, SimHost, type WorldOptions } from './host.ts';
 import { registerMetricsRoute } from './metrics.ts';
 import { registerModuleRoutes } from './module-routes.ts';
 import { Pacer, type PacerOptions } from './pacer.ts';
 import { noBody } from './route-schema.ts';
+import { generatedLakeCredentials, type LakeCredentials, servedLakeOptions } from './served-lake.ts';
 import { registerClockRoutes } from './sim/clock.ts';
 import { registerFaultRoutes } from './sim/faults.ts';
 import { registerStateRoutes } from './sim/state.ts';
@@ -40,8 +41,12 @@ export const BODY_LIMIT = 1024 * 1024;
 export interface ApiServerOptions {
   host: SimHost;
   pacer: Pacer;
-  /** When set, every route but /health needs `Authorization: Bearer <token>`. */
+  /** When set, every route but /health needs `Authorization: Bearer <token>` (or `X-Kafkasim-Token`). */
   token?: string;
+  /** Host names the Host header may carry beyond loopback names, IP literals and `listenHost`. */
+  allowedHosts?: readonly string[];
+  /** The address the server listens on. */
+  listenHost?: string;
   bodyLimit?: number;
   logger?: boolean;
 }
@@ -87,12 +92,6 @@ export function errorResponse(err: unknown): { status: number; body: ErrorBody }
     error_code: 500,
     message: `Internal Server Error: ${fe?.message ?? String(err)}`,
   });
-}
-
-function tokenMatches(header: string | undefined, token: string): boolean {
-  const expected = Buffer.from(`Bearer ${token}`);
-  const given = Buffer.from(header ?? '');
-  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** Builds the server for a host (not listening yet: call `listen`, or use `inject` in tests). */
@@ -143,24 +142,13 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
     if (status >= 500) req.log.error(err);
     return reply.code(status).send(body);
   });
-  app.setNotFoundHandler((_req, reply) =>
-    reply.code(404).send({ error_code: 404, message: 'HTTP 404 Not Found' }),
-  );
+  app.setNotFoundHandler(notFoundOrWrongMethod(app));
 
-  if (options.token !== undefined) {
-    const token = options.token;
-    app.addHook('onRequest', async (req, reply) => {
-      if (req.url === '/health' || req.url.startsWith('/health?')) return;
-      // The Lake's Databend API keeps its own Basic auth, as the source workflow's ingestion service uses it.
-      if (req.url === '/v1/query' || req.url.startsWith('/v1/query/') || req.url.startsWith('/v1/query?'))
-        return;
-      if (tokenMatches(req.headers.authorization, token)) return;
-      return reply.code(401).header('www-authenticate', 'Bearer realm="kafkasim"').send({
-        error_code: 401,
-        message: 'Unauthorized: this server needs "Authorization: Bearer <token>"',
-      });
-    });
-  }
+  installAccessControl(app, {
+    ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+    ...(options.listenHost !== undefined ? { listenHost: options.listenHost } : {}),
+  });
 
   await app.register(swagger, {
     openapi: {
@@ -205,6 +193,10 @@ export interface ServeOptions {
   listenHost?: string;
   port?: number;
   token?: string;
+  /** Host names (beyond loopback names and IP literals) the Host header may carry. */
+  allowedHosts?: readonly string[];
+  /** The Lake's user; default `root` with a generated password. */
+  lakeCredentials?: LakeCredentials;
   logger?: boolean;
 }
 
@@ -214,26 +206,51 @@ export interface RunningServer {
   pacer: Pacer;
   /** http://host:port the server listens on. */
   url: string;
+  /** The Lake's Basic-auth user (print it: a generated password is known nowhere else). */
+  lakeCredentials: LakeCredentials;
   close(): Promise<void>;
+}
+
+/**
+ * Stops a server: long requests stop at their next slice, a Lake statement is interrupted, connections are
+ * closed. Resolves within a second whatever was running (a close that takes longer is left behind).
+ */
+export async function closeServer(app: FastifyInstance, host: SimHost): Promise<void> {
+  host.closing = true;
+  host.world.cluster.lake.interrupt();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, 900);
+    timer.unref();
+  });
+  try {
+    await Promise.race([app.close(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Builds the world, the server and the pacer, listens, and starts pacing. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
-  const host = new SimHost(options.world);
+  const lakeCredentials = options.lakeCredentials ?? generatedLakeCredentials();
+  const host = new SimHost(options.world, { lake: servedLakeOptions(lakeCredentials) });
   const pacer = new Pacer(host, options.pacer);
+  const listenHost = options.listenHost ?? DEFAULT_HOST;
   const app = await createApiServer({
     host,
     pacer,
+    listenHost,
     ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
     ...(options.logger !== undefined ? { logger: options.logger } : {}),
   });
   const address = await app.listen({
-    host: options.listenHost ?? DEFAULT_HOST,
+    host: listenHost,
     port: options.port ?? DEFAULT_PORT,
   });
   pacer.start();
   const url = address.replace('[::1]', 'localhost');
-  return { app, host, pacer, url, close: () => app.close() };
+  return { app, host, pacer, url, lakeCredentials, close: () => closeServer(app, host) };
 }
 
 export interface ReplayResult {
@@ -249,20 +266,40 @@ export interface ReplayResult {
  * after every request matches the recorded one.
  */
 export async function replayRequestLog(log: RequestLog): Promise<ReplayResult> {
-  const host = new SimHost(log.world);
+  const host = new SimHost(log.world, { lake: servedLakeOptions(generatedLakeCredentials()) });
   const pacer = new Pacer(host, { manual: true });
   const app = await createApiServer({ host, pacer });
   const mismatches: ReplayResult['mismatches'] = [];
   for (const entry of log.entries) {
     host.positionAt(entry.events, entry.t);
-    await app.inject({
-      method: entry.method as 'POST',
-      url: entry.url,
-      ...(entry.body !== undefined ? { payload: entry.body as object } : {}),
-    });
+    if (entry.url === '/v1/query') await replayLakeStatement(host, entry);
+    else
+      await app.inject({
+        method: entry.method as 'POST',
+        url: entry.url,
+        headers: { 'content-type': 'application/json' },
+        ...(entry.body !== undefined ? { payload: JSON.stringify(entry.body) } : {}),
+      });
     const actual = host.sim.trace.hash;
     if (entry.hashAfter !== undefined && actual !== entry.hashAfter)
       mismatches.push({ seq: entry.seq, expected: entry.hashAfter, actual });
   }
   return { host, app, mismatches };
+}
+
+/** A logged Lake statement, run as the Lake's own user would (the log keeps no credentials). */
+async function replayLakeStatement(host: SimHost, entry: RequestLogEntry): Promise<void> {
+  const body = entry.body as { sql: string; session?: { database?: string } };
+  const database = body.session?.database;
+  await host.mutate(
+    entry,
+    async () => {
+      try {
+        await host.world.cluster.lake.query(body.sql, database !== undefined ? { database } : {});
+      } catch {
+        // It failed when it was first run too (the same statement on the same Lake).
+      }
+    },
+    { settle: false },
+  );
 }

@@ -1,6 +1,10 @@
 // A served simulation in manual mode (the clock moves only through requests) and an inject helper.
 import type { FastifyInstance } from 'fastify';
 import { createApiServer, Pacer, SimHost, type WorldOptions } from '../../src/api/index.ts';
+import { servedLakeOptions } from '../../src/api/served-lake.ts';
+
+/** The served Lake's user in fixtures (`-u lake:lake`, as the source workflow's ingestion config names it). */
+export const LAKE_AUTH = { authorization: `Basic ${Buffer.from('lake:lake').toString('base64')}` };
 
 /** A parsed JSON body: tests read it field by field and compare with expected values. */
 // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked against literal expectations, not typed
@@ -25,7 +29,7 @@ export async function fixture(
   world: WorldOptions = { seed: 1, brokers: 3 },
   token?: string,
 ): Promise<Fixture> {
-  const host = new SimHost(world);
+  const host = new SimHost(world, { lake: servedLakeOptions({ user: 'lake', password: 'lake' }) });
   const pacer = new Pacer(host, { manual: true });
   const app = await createApiServer({ host, pacer, ...(token !== undefined ? { token } : {}) });
   const cid = host.world.clusterId;
@@ -36,9 +40,11 @@ export async function fixture(
     cid,
     base: `/v3/clusters/${cid}`,
     async call(method, url, payload) {
+      // Every POST is JSON (the server refuses anything else); a body-less one sends an empty JSON body.
       const r = await app.inject({
         method: method as 'GET',
         url,
+        ...(method === 'POST' ? { headers: { 'content-type': 'application/json' } } : {}),
         ...(payload !== undefined ? { payload: payload as object } : {}),
       });
       let body: unknown;

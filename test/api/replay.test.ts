@@ -75,11 +75,11 @@ describe('request log replay', () => {
       port: 0,
     });
     const call = async (method: string, path: string, body?: unknown) => {
+      // Every POST is JSON, with a body or without (the server refuses anything else).
       const res = await fetch(`${server.url}${path}`, {
         method,
-        ...(body !== undefined
-          ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
-          : {}),
+        headers: { 'content-type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       return { status: res.status, body: await res.json() };
     };

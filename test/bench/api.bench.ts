@@ -45,9 +45,8 @@ async function run(): Promise<void> {
     const json = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${url}${path}`, {
         method,
-        ...(body !== undefined
-          ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }
-          : {}),
+        headers: { 'content-type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
       return res.json() as Promise<Record<string, unknown>>;

@@ -26,9 +26,8 @@ describe('kafkasim consumer-groups', () => {
     const post = (path: string, body?: unknown) =>
       fetch(`${server.url}${path}`, {
         method: 'POST',
-        ...(body !== undefined
-          ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }
-          : {}),
+        headers: { 'content-type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       });
     await main(
       ['topics', '--create', '--topic', 'gt', '--partitions', '4', '--bootstrap-server', server.url],

@@ -66,7 +66,14 @@ describe('kafkasim consumer-perf-test', () => {
     // until the consumer is done. Left to the pacer, either race broke the test: the producer started within the
     // join (the consumer caught up in one interval: one row), or 300 s passed first (the consumer timed out).
     const clock = async (action: 'pause' | 'resume') =>
-      expect((await fetch(`${server.url}/sim/${action}`, { method: 'POST' })).status).toBe(200);
+      expect(
+        (
+          await fetch(`${server.url}/sim/${action}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+          })
+        ).status,
+      ).toBe(200);
     await clock('pause');
     const io = bufferIO();
     const running = main(
