@@ -34,6 +34,19 @@ const HIDDEN_SCHEMAS = new Set(['main', 'pg_catalog', INTERNAL_SCHEMA]);
 /** Mixing constant for the per-row part of a uuid (an odd 32-bit number: i -> i*K mod 2^48 is one-to-one). */
 const UUID_MIX = 2_654_435_761;
 
+/** DuckDB's resource limits; defaults: 1 GB of memory, 2 threads, nothing spilled to disk. */
+export interface EngineLimits {
+  /** DuckDB's `memory_limit`, e.g. `512MB`. */
+  memoryLimit?: string;
+  /** DuckDB's `threads`. */
+  threads?: number;
+}
+
+export const DEFAULT_ENGINE_LIMITS: Required<EngineLimits> = { memoryLimit: '1GB', threads: 2 };
+
+/** Statement types that only read (DuckDB's StatementType: SELECT = 1, EXPLAIN = 4). */
+const READ_STATEMENT_TYPES: ReadonlySet<number> = new Set([1, 4]);
+
 export class DuckDBEngine {
   private constructor(
     private readonly api: typeof import('@duckdb/node-api'),
@@ -41,12 +54,20 @@ export class DuckDBEngine {
     private readonly connection: DuckDBConnection,
   ) {}
 
-  static async open(): Promise<DuckDBEngine> {
+  static async open(limits: EngineLimits = {}): Promise<DuckDBEngine> {
     const api = await import('@duckdb/node-api');
+    const threads = limits.threads ?? DEFAULT_ENGINE_LIMITS.threads;
+    if (!(Number.isInteger(threads) && threads >= 1))
+      throw new RangeError(`threads must be 1 or more, got ${threads}`);
     const instance = await api.DuckDBInstance.create(':memory:', {
       enable_external_access: 'false',
       autoinstall_known_extensions: 'false',
       autoload_known_extensions: 'false',
+      // Memory and threads bounded; nothing spills to disk (a query past the limit fails with an out-of-memory
+      // error instead). https://duckdb.org/docs/stable/configuration/overview
+      memory_limit: limits.memoryLimit ?? DEFAULT_ENGINE_LIMITS.memoryLimit,
+      threads: String(threads),
+      max_temp_directory_size: '0B',
       lock_configuration: 'true',
     });
     const connection = await instance.connect();
@@ -66,6 +87,27 @@ export class DuckDBEngine {
   close(): void {
     this.connection.closeSync();
     this.instance.closeSync();
+  }
+
+  /** Interrupts the running statement (it fails with DuckDB's "Interrupted" error). */
+  interrupt(): void {
+    this.connection.interrupt();
+  }
+
+  /** Whether every statement in `sql` only reads (SELECT, EXPLAIN); false for anything DuckDB cannot prepare. */
+  async readsOnly(sql: string): Promise<boolean> {
+    try {
+      const extracted = await this.connection.extractStatements(sql);
+      for (let i = 0; i < extracted.count; i++) {
+        const prepared = await extracted.prepare(i);
+        const type = Number(prepared.statementType);
+        prepared.destroySync?.();
+        if (!READ_STATEMENT_TYPES.has(type)) return false;
+      }
+      return extracted.count > 0;
+    } catch {
+      return false;
+    }
   }
 
   // ---- queries ---------------------------------------------------------------------------------------------

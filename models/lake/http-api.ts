@@ -26,6 +26,8 @@ export interface LakeHttpResponse {
 
 interface StoredQuery {
   id: string;
+  /** The user that ran it: only they can follow its URIs. */
+  user: string;
   sessionId: string;
   session: Record<string, unknown>;
   result: LakeQueryResult;
@@ -41,11 +43,25 @@ const DEFAULT_PAGE_ROWS = 10_000;
 const MAX_STORED_QUERIES = 256;
 const NODE_ID = 'kafkasim-lake';
 
+export interface LakeHttpApiOptions {
+  /**
+   * Makes query and session ids. Default: a counter in uuid form (deterministic). A served Lake passes an
+   * unguessable one (a crypto-random uuid; randomness has no place in models/).
+   */
+  newId?: () => string;
+}
+
 export class LakeHttpApi {
   private readonly queries = new Map<string, StoredQuery>();
   private counter = 0;
+  private readonly newId: () => string;
 
-  constructor(private readonly lake: Lake) {}
+  constructor(
+    private readonly lake: Lake,
+    options: LakeHttpApiOptions = {},
+  ) {
+    this.newId = options.newId ?? (() => this.counterId());
+  }
 
   /** The handler as a plain function (method, path, headers, body) -> {status, headers, body}, for a server. */
   get handler(): (
@@ -69,17 +85,18 @@ export class LakeHttpApi {
     if (path === '/health') return method === 'GET' ? text(200, 'ok') : text(405, 'method not allowed');
     if (path === '/v1/query') {
       if (method !== 'POST') return text(405, 'method not allowed');
-      const denied = this.authenticate(req.headers ?? {});
-      if (denied) return denied;
-      return this.startQuery(req.body);
+      const who = this.authenticate(req.headers ?? {});
+      if (typeof who !== 'string') return who;
+      return this.startQuery(req.body, who);
     }
     const m = /^\/v1\/query\/([^/]+)(?:\/(page)\/(\d+)|\/(final)|\/(kill))?$/.exec(path);
     if (m) {
       if (method !== 'GET' && method !== 'POST') return text(405, 'method not allowed');
-      const denied = this.authenticate(req.headers ?? {});
-      if (denied) return denied;
+      const who = this.authenticate(req.headers ?? {});
+      if (typeof who !== 'string') return who;
       const q = this.queries.get(m[1]!);
-      if (!q) return text(404, `query id ${m[1]} not found`);
+      // Another user's query answers as one that does not exist.
+      if (!q || q.user !== who) return text(404, `query id ${m[1]!.slice(0, 128)} not found`);
       if (m[5]) {
         this.queries.delete(q.id);
         return { status: 200, headers: {}, body: '' };
@@ -96,7 +113,10 @@ export class LakeHttpApi {
     return text(404, 'not found');
   }
 
-  private authenticate(headers: Readonly<Record<string, string | readonly string[] | undefined>>) {
+  /** The authenticated user's name, or the 401 answer (for a host that must know who asks before it runs SQL). */
+  authenticate(
+    headers: Readonly<Record<string, string | readonly string[] | undefined>>,
+  ): string | LakeHttpResponse {
     let auth: string | undefined;
     for (const [k, v] of Object.entries(headers))
       if (k.toLowerCase() === 'authorization') auth = Array.isArray(v) ? v[0] : (v as string | undefined);
@@ -112,12 +132,15 @@ export class LakeHttpApi {
     const colon = decoded.indexOf(':');
     const user = colon < 0 ? decoded : decoded.slice(0, colon);
     const password = colon < 0 ? '' : decoded.slice(colon + 1);
-    if (!this.lake.authenticate(user, password))
-      return failure(`[HTTP-QUERY] Authentication failed: wrong user name or password for '${user}'`);
-    return undefined;
+    // An empty password is never enough over HTTP (Databend's root has none by default; a served Lake must not).
+    if (password === '' || !this.lake.authenticate(user, password))
+      return failure(
+        `[HTTP-QUERY] Authentication failed: wrong user name or password for '${user.slice(0, 128)}'`,
+      );
+    return user;
   }
 
-  private async startQuery(rawBody: unknown): Promise<LakeHttpResponse> {
+  private async startQuery(rawBody: unknown, user: string): Promise<LakeHttpResponse> {
     let body: unknown = rawBody;
     if (typeof rawBody === 'string' || rawBody instanceof Uint8Array) {
       try {
@@ -142,6 +165,7 @@ export class LakeHttpApi {
       const id = this.nextId();
       const q: StoredQuery = {
         id,
+        user,
         sessionId,
         session: { ...sessionIn, database: result.database },
         result,
@@ -215,8 +239,12 @@ export class LakeHttpApi {
     };
   }
 
-  /** Query ids are counters in uuid form: deterministic, unique per Lake API. */
   private nextId(): string {
+    return this.newId();
+  }
+
+  /** The default ids: counters in uuid form, deterministic, unique per Lake API. */
+  private counterId(): string {
     const n = ++this.counter;
     return `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
   }

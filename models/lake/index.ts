@@ -12,6 +12,7 @@
 // delivery guarantees, metrics) and source-scenarios.md B (the workflow, its config and SQL).
 export { type BadRecord, buildJsonRows, buildRawRows, cleanValue } from './batch-rows.ts';
 export { DATABEND_VERSION, type DialectStatement, INTERNAL_SCHEMA, translate } from './dialect.ts';
+export type { EngineLimits } from './duckdb-engine.ts';
 export { DatabendErrorCodes, type DatabendErrorName, LakeError } from './errors.ts';
 export {
   type ExplicitProducerOptions,
@@ -20,7 +21,12 @@ export {
   loadRecordValue,
 } from './explicit-producer.ts';
 export { GroupSinkConsumer, type GroupSinkConsumerOptions } from './group-sink-consumer.ts';
-export { LakeHttpApi, type LakeHttpRequest, type LakeHttpResponse } from './http-api.ts';
+export {
+  LakeHttpApi,
+  type LakeHttpApiOptions,
+  type LakeHttpRequest,
+  type LakeHttpResponse,
+} from './http-api.ts';
 export {
   INGEST_DEFAULTS,
   type IngestConfig,

@@ -10,16 +10,27 @@
 // runs deterministic.
 import { parseDuration } from '../sim/index.ts';
 import { INTERNAL_SCHEMA, quoteIdent, translate } from './dialect.ts';
-import type { DuckDBEngine, EngineResult } from './duckdb-engine.ts';
+import type { DuckDBEngine, EngineLimits, EngineResult } from './duckdb-engine.ts';
 import { LakeError } from './errors.ts';
 import { LakeLedger } from './ledger.ts';
 import { type LakeColumn, RAW_TABLE_COLUMNS, type RawSegment, type WriteOp } from './write-ops.ts';
 
 export interface LakeOptions {
-  /** Users for Basic auth, name -> password. Default `{ root: '' }` (Databend's default user). */
+  /**
+   * Users for Basic auth, name -> password. Default `{ root: '' }` (Databend's default user); the HTTP API
+   * never accepts an empty password (http-api.ts), so a served Lake needs users given here or added.
+   */
   users?: Readonly<Record<string, string>>;
   /** Wall-clock time (epoch ms) at virtual time 0, for add_time and record timestamps. Default 2026-01-01Z. */
   epochMs?: number;
+  /** DuckDB's resource limits (DuckDBEngine.open). */
+  engine?: EngineLimits;
+  /**
+   * Called as each client statement starts in DuckDB with a function that interrupts it; returns a function
+   * that disarms it when the statement ends. The host puts its per-query time limit here (a wall timer, which
+   * has no place in models/).
+   */
+  watchdog?: (interrupt: () => void) => () => void;
 }
 
 export interface LakeQueryResult extends EngineResult {
@@ -46,6 +57,10 @@ export class Lake {
   /** False during an outage: the sink's uploads and loads fail, the HTTP API refuses connections. */
   available = true;
   private readonly users = new Map<string, string>();
+  private readonly engineLimits: EngineLimits;
+  private readonly watchdog: LakeOptions['watchdog'];
+  /** The engine while a statement runs (for interrupt()). */
+  private running: DuckDBEngine | undefined;
   private readonly tables = new Map<string, TableEntry>();
   private readonly databases = new Set<string>(['default']);
   private pending: WriteOp[] = [];
@@ -61,6 +76,8 @@ export class Lake {
   ) {
     this.epochMs = options.epochMs ?? DEFAULT_LAKE_EPOCH_MS;
     for (const [u, p] of Object.entries(options.users ?? { root: '' })) this.users.set(u, p);
+    this.engineLimits = options.engine ?? {};
+    this.watchdog = options.watchdog;
   }
 
   /** Wall-clock milliseconds of the current virtual time. */
@@ -74,6 +91,10 @@ export class Lake {
 
   authenticate(user: string, password: string): boolean {
     return this.users.has(user) && this.users.get(user) === password;
+  }
+
+  hasUser(name: string): boolean {
+    return this.users.has(name);
   }
 
   /** Starts (`false`) or ends (`true`) an outage. */
@@ -218,7 +239,7 @@ export class Lake {
   }
 
   private loadEngine(): Promise<DuckDBEngine> {
-    this.engine ??= import('./duckdb-engine.ts').then((m) => m.DuckDBEngine.open());
+    this.engine ??= import('./duckdb-engine.ts').then((m) => m.DuckDBEngine.open(this.engineLimits));
     return this.engine;
   }
 
@@ -257,7 +278,15 @@ export class Lake {
     }
     const startedAt = this.sequence;
     return this.enqueue(async (engine) => {
-      const result = await engine.execute(statement, database);
+      const disarm = this.watchdog?.(() => engine.interrupt());
+      this.running = engine;
+      let result: EngineResult;
+      try {
+        result = await engine.execute(statement, database);
+      } finally {
+        this.running = undefined;
+        disarm?.();
+      }
       const changesCatalog = statement.kind === 'query' && !result.hasResultSet && result.rowsChanged === 0;
       if (changesCatalog) await this.refreshCatalog(engine, startedAt);
       return { ...result, database: statement.kind === 'use' ? statement.database : database };
@@ -285,6 +314,22 @@ export class Lake {
         });
       else this.tables.set(key, { ...existing, columns });
     }
+  }
+
+  /**
+   * Whether a statement only reads (a query, SHOW, DESC, USE): the rest (DDL, INSERT, DELETE...) changes the
+   * Lake. Asked of DuckDB itself (its statement types), so `SELECT 1; DROP TABLE t` counts as a change.
+   * Throws LakeError for SQL that does not translate.
+   */
+  async readsOnly(sql: string): Promise<boolean> {
+    const statement = translate(sql);
+    if (statement.kind !== 'query') return true;
+    return this.enqueue((engine) => engine.readsOnly(statement.sql));
+  }
+
+  /** Interrupts the statement DuckDB is running, if any (it fails with an interrupted error). */
+  interrupt(): void {
+    this.running?.interrupt();
   }
 
   /** Closes DuckDB (after pending work). */

@@ -55,12 +55,37 @@ export function registerModuleRoutes(app: FastifyInstance, ctx: ApiContext): voi
     },
   );
 
-  // The Lake answers in Databend's own shapes (its errors included) and checks its own Basic auth; its SQL
-  // works on the Lake's tables, outside the simulation's trace, so these requests are not in the request log.
+  // The Lake answers in Databend's own shapes (its errors included) and checks its own Basic auth (the server's
+  // token, when it has one, was checked before: X-Kafkasim-Token carries it here). A statement that changes the
+  // Lake (DDL, INSERT, DELETE...) is a change like any other: applied in turn, with the clock held until it is
+  // done, and recorded in the request log (the SQL and the session's database, never the credentials), so that
+  // a replay runs it at the same point. Reads run alongside the simulation and are not logged.
   const lakeRoute = async (req: FastifyRequest, reply: FastifyReply) => {
-    const lake = lakeOf(ctx.host.world);
-    const res = await lake.handle(req.method, req.url, req.headers, req.body);
-    return reply.code(res.status).headers(res.headers).send(res.body);
+    const adapter = lakeOf(ctx.host.world);
+    const api = adapter.api;
+    const send = (res: { status: number; headers: Record<string, string>; body: string }) =>
+      reply.code(res.status).headers(res.headers).send(res.body);
+    const path = req.url.split('?')[0];
+    if (req.method !== 'POST' || path !== '/v1/query' || !adapter.lake.available)
+      return send(
+        await api.handle({ method: req.method, path: req.url, headers: req.headers, body: req.body }),
+      );
+    const who = api.authenticate(req.headers);
+    if (typeof who !== 'string') return send(who);
+    const body = req.body as { sql: string; session?: { database?: unknown } };
+    const database = typeof body.session?.database === 'string' ? body.session.database : undefined;
+    let readsOnly: boolean;
+    try {
+      readsOnly = await adapter.lake.readsOnly(body.sql);
+    } catch {
+      readsOnly = true; // SQL that does not translate fails before it reaches DuckDB: it changes nothing
+    }
+    const run = () => api.handle({ method: 'POST', path: '/v1/query', headers: req.headers, body: req.body });
+    if (readsOnly) return send(await run());
+    const logged = { sql: body.sql, ...(database !== undefined ? { session: { database } } : {}) };
+    return send(
+      await ctx.host.mutate({ method: 'POST', url: '/v1/query', body: logged }, run, { settle: false }),
+    );
   };
   const queryId = { type: 'string', minLength: 1, maxLength: 128 };
   const lakeDoc = (summary: string, params?: Record<string, unknown>) =>

@@ -10,6 +10,7 @@
 
 import type { DetectReport } from '../../models/balancer/index.ts';
 import type { Broker } from '../../models/broker/index.ts';
+import type { Lake, LakeHttpApi } from '../../models/lake/index.ts';
 import type { GroupStateName } from '../format/index.ts';
 import { notImplemented } from './errors.ts';
 import type { World } from './host.ts';
@@ -92,22 +93,18 @@ export function groupsOf(world: World): GroupsProvider {
 }
 
 export interface LakeAdapter {
-  /** Databend's HTTP API: method, path (with query), headers, body -> status, headers, body text. */
-  handle(
-    method: string,
-    path: string,
-    headers: Record<string, string | string[] | undefined>,
-    body: unknown,
-  ): Promise<{ status: number; headers: Record<string, string>; body: string }>;
+  readonly lake: Lake;
+  /** Databend's HTTP API, as served (unguessable query ids, each visible only to its user). */
+  readonly api: LakeHttpApi;
   setOutage(down: boolean): void;
 }
 
 export function lakeOf(world: World): LakeAdapter {
-  const cluster = world.cluster as Partial<Pick<World['cluster'], 'lake' | 'lakeApi'>>;
-  if (!('lakeApi' in world.cluster) || cluster.lakeApi === undefined)
+  if (!('lakeApi' in world.cluster))
     throw notImplemented('The Lake is not served by this build (the cluster has no Lake).');
   return {
-    handle: (method, path, headers, body) => world.cluster.lakeApi.handle({ method, path, headers, body }),
+    lake: world.cluster.lake,
+    api: world.lakeHttpApi,
     setOutage: (down) => world.cluster.lake.setAvailable(!down),
   };
 }

@@ -38,6 +38,7 @@ import {
   type IngestServiceOptions,
   Lake,
   LakeHttpApi,
+  type LakeOptions,
   parseLakeDsn,
 } from '../../models/lake/index.ts';
 import type { MetadataImage } from '../../models/metadata/index.ts';
@@ -110,6 +111,8 @@ export interface ClusterOptions {
   balancerGoals?: readonly Goal[];
   /** Print the balancer's decisions to `out` as `[AutoBalancer] ...` lines. Default true. */
   balancerLog?: boolean;
+  /** The Lake's users, DuckDB limits and per-statement watchdog (created on first use). */
+  lake?: LakeOptions;
 }
 
 /** The first controller's `node.id`; the others follow (3001, 3002), as in Kafka's examples. */
@@ -142,8 +145,10 @@ export class Cluster {
   private readonly clients = new Map<string, Producer | Consumer>();
   /** Group members created per group id (Java's default client.id counts them: consumer-<group>-<n>). */
   private readonly groupMemberCounts = new Map<string, number>();
+  private readonly lakeOptions: LakeOptions | undefined;
 
   constructor(options: ClusterOptions = {}) {
+    this.lakeOptions = options.lake;
     this.sim = new Simulation({
       seed: options.seed ?? 1,
       defaultLatency: options.latency ?? { kind: 'lognormal', median: 0.5, sigma: 0.3, min: 0.1 },
@@ -560,7 +565,7 @@ export class Cluster {
 
   /** The Lake (a Databend-compatible warehouse on DuckDB, loaded on the first query). Created on first use. */
   get lake(): Lake {
-    this.lakeState ??= { lake: new Lake(this.sim), api: undefined };
+    this.lakeState ??= { lake: new Lake(this.sim, this.lakeOptions), api: undefined };
     return this.lakeState.lake;
   }
 
@@ -588,7 +593,8 @@ export class Cluster {
       ...rest,
     });
     const dsn = parseLakeDsn(svc.config.lakeDSN);
-    if (!this.lake.authenticate(dsn.user, dsn.password)) this.lake.addUser(dsn.user, dsn.password);
+    // A user the Lake already has keeps its password (a wrong one in the DSN fails the service's login).
+    if (!this.lake.hasUser(dsn.user)) this.lake.addUser(dsn.user, dsn.password);
     if (start !== false) svc.start();
     return svc;
   }
