@@ -4,6 +4,8 @@
 // against the same seed reproduces the run event for event. Reads never change the world: they only look at
 // immutable metadata images and counters, so they are not logged.
 
+import { randomUUID } from 'node:crypto';
+import { LakeHttpApi, type LakeOptions } from '../../models/lake/index.ts';
 import {
   InvariantViolation,
   parseDuration,
@@ -63,6 +65,27 @@ export interface RequestLog {
 /** Limits on what one world may hold (the CLI and scenario loads are checked against them). */
 export const WORLD_LIMITS = { maxBrokers: 64 } as const;
 
+/** Limits on the request log (docs/security.md): past them, changes are refused rather than left out. */
+export const REQUEST_LOG_LIMITS = {
+  /** Bytes of normalised requests (as JSON) one log holds. */
+  maxBytes: 64 * 1024 * 1024,
+  maxEntries: 1_000_000,
+} as const;
+
+/** Wall time one slice of a long request (advance, step) runs before it yields to the event loop. */
+export const SLICE_WALL_MS = 10;
+
+/** How the host builds worlds beyond what the request log records (never logged: it may hold secrets). */
+export interface HostOptions {
+  /** The Lake's users, DuckDB limits and watchdog, for every world this host builds. */
+  lake?: LakeOptions;
+}
+
+/** Resolves on the next turn of the event loop (after pending I/O: a request waiting is served first). */
+export function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
 /** The KRaft quickstart's server.properties value the source workflows' describe output shows. */
 export const QUICKSTART_SERVER_PROPERTIES: Readonly<Record<string, string>> = Object.freeze({
   'log.segment.bytes': '1073741824',
@@ -72,6 +95,7 @@ export const QUICKSTART_SERVER_PROPERTIES: Readonly<Record<string, string>> = Ob
 export class World {
   readonly workloads: WorkloadRegistry;
   readonly clusterId: string;
+  private lakeHttp: LakeHttpApi | undefined;
 
   constructor(
     readonly cluster: Cluster,
@@ -83,6 +107,12 @@ export class World {
 
   get sim(): Simulation {
     return this.cluster.sim;
+  }
+
+  /** The Lake's HTTP API as served: query and session ids are crypto-random uuids, so nobody can guess one. */
+  get lakeHttpApi(): LakeHttpApi {
+    this.lakeHttp ??= new LakeHttpApi(this.cluster.lake, { newId: randomUUID });
+    return this.lakeHttp;
   }
 }
 
@@ -110,12 +140,17 @@ export function clusterIdFor(seed: string): string {
   return Buffer.from(bytes).toString('base64url');
 }
 
-/** Builds and starts a world; a scenario's topics are created and its auto-start clients started. */
-export function buildWorld(options: WorldOptions): World {
+/**
+ * Builds and starts a world; a scenario's topics are created and its auto-start clients started. `loaded` is the
+ * scenario already parsed and checked (a request parses it once); without it the text is loaded here.
+ */
+export function buildWorld(options: WorldOptions, host: HostOptions = {}, loaded?: LoadedScenario): World {
   if (options.scenario) {
     const { text, name, baseDir } = options.scenario;
-    const loaded = loadScenarioText(text, name, baseDir !== undefined ? { baseDir } : {});
-    return worldFromScenario(loaded, options);
+    const scenario =
+      loaded ??
+      loadScenarioText(text, name, baseDir !== undefined ? { baseDir } : { allowFileReferences: false });
+    return worldFromScenario(scenario, options, host);
   }
   const brokers = options.brokers ?? 3;
   if (!(Number.isInteger(brokers) && brokers >= 1 && brokers <= WORLD_LIMITS.maxBrokers)) {
@@ -129,6 +164,7 @@ export function buildWorld(options: WorldOptions): World {
     storage: options.storage ?? 'kafka',
     serverProperties: { ...QUICKSTART_SERVER_PROPERTIES, ...options.serverProperties },
     ...(options.traceBufferSize !== undefined ? { traceBufferSize: options.traceBufferSize } : {}),
+    ...(host.lake ? { lake: host.lake } : {}),
     // Tool output goes to each workload's own stream; nothing else prints.
     out: () => {},
   });
@@ -146,7 +182,7 @@ function awaitMetadata(cluster: Cluster): void {
   );
 }
 
-function worldFromScenario(loaded: LoadedScenario, options: WorldOptions): World {
+function worldFromScenario(loaded: LoadedScenario, options: WorldOptions, host: HostOptions): World {
   const spec = loaded.spec;
   const clusterOptions: ClusterOptions = clusterOptionsOf(spec, options.seed ?? spec.seed ?? 1);
   const brokers = clusterOptions.brokers ?? 3;
@@ -160,6 +196,7 @@ function worldFromScenario(loaded: LoadedScenario, options: WorldOptions): World
     ...clusterOptions,
     ...(options.autobalancer ? { autobalancer: true } : {}),
     ...(options.traceBufferSize !== undefined ? { traceBufferSize: options.traceBufferSize } : {}),
+    ...(host.lake ? { lake: host.lake } : {}),
     out: () => {},
   });
   const net = cluster.sim.network;
@@ -263,13 +300,23 @@ const SETTLE_TIMEOUT_MS = 1000;
 export class SimHost {
   private current: World;
   readonly log: RequestLogEntry[] = [];
+  /** Bytes of the log's normalised requests, as JSON. */
+  private logBytes = 0;
   /** Why the simulation stopped (an invariant violation or a model error), if it did. */
   halted: string | undefined;
   driver: ClockDriver | undefined;
   private readonly worldListeners: ((world: World) => void)[] = [];
+  /** Changes wait here for the one before them (FIFO); the pacer does not move the clock while one runs. */
+  private lockTail: Promise<void> = Promise.resolve();
+  private lockHeld = false;
+  /** Set when the server closes: long requests stop at their next slice. */
+  closing = false;
 
-  constructor(readonly options: WorldOptions) {
-    this.current = buildWorld(options);
+  constructor(
+    readonly options: WorldOptions,
+    readonly hostOptions: HostOptions = {},
+  ) {
+    this.current = buildWorld(options, hostOptions);
   }
 
   get world(): World {
@@ -284,6 +331,11 @@ export class SimHost {
     return this.current.cluster.sim;
   }
 
+  /** True while a change is being applied (the pacer leaves the clock alone). */
+  get busy(): boolean {
+    return this.lockHeld;
+  }
+
   /** Called when a scenario load replaces the world (trace streams resubscribe). */
   onWorldChange(listener: (world: World) => void): () => void {
     this.worldListeners.push(listener);
@@ -296,6 +348,15 @@ export class SimHost {
   /** The request log so far, with what is needed to replay it. */
   requestLog(): RequestLog {
     return { version: 1, world: this.options, entries: this.log };
+  }
+
+  /**
+   * The request log as JSON text. Every entry was serialised when it was logged, so this cannot fail, whatever
+   * the requests were.
+   */
+  requestLogJson(indent?: number): string {
+    const log = this.requestLog();
+    return indent === undefined ? JSON.stringify(log) : JSON.stringify(log, null, indent);
   }
 
   fingerprint(): Fingerprint {
@@ -329,6 +390,55 @@ export class SimHost {
     });
   }
 
+  /**
+   * advanceTo in slices of SLICE_WALL_MS wall time, yielding to the event loop between them so that other
+   * requests are answered meanwhile. The events run are the same as advanceTo's: the slices only decide when
+   * the server looks up from the work.
+   */
+  async advanceToSliced(t: number): Promise<void> {
+    const sim = this.sim;
+    await this.runSliced(() => {
+      const next = sim.nextEventTime;
+      return next === undefined || next > t;
+    });
+    if (sim.now < t && this.halted === undefined && !this.closing) sim.now = t;
+  }
+
+  /**
+   * Runs events one by one until `done()` holds (checked before the first event and after each), the queue
+   * drains, or the next event lies past `deadline`; in wall-time slices with the event loop served between
+   * them. Returns why it stopped. A model failure halts the simulation (as guard does).
+   */
+  async runSliced(
+    done: () => boolean,
+    deadline = Number.POSITIVE_INFINITY,
+    maxEvents = Number.POSITIVE_INFINITY,
+  ): Promise<'met' | 'deadline' | 'drained' | 'events' | 'closed'> {
+    const sim = this.sim;
+    let ran = 0;
+    if (done()) return 'met';
+    for (;;) {
+      const sliceEnd = performance.now() + SLICE_WALL_MS;
+      const outcome = this.guard(() => {
+        let n = 0;
+        for (;;) {
+          const next = sim.nextEventTime;
+          if (next === undefined) return 'drained' as const;
+          if (next > deadline) return 'deadline' as const;
+          if (ran >= maxEvents) return 'events' as const;
+          sim.step();
+          ran++;
+          if (done()) return 'met' as const;
+          if ((++n & 63) === 0 && performance.now() >= sliceEnd) return undefined;
+        }
+      });
+      if (outcome !== undefined) return outcome;
+      await yieldToEventLoop();
+      if (this.closing) return 'closed';
+      if (this.halted !== undefined) throw conflict(`the simulation halted: ${this.halted}`);
+    }
+  }
+
   /** Executes up to `n` events; returns how many ran. */
   step(n: number): number {
     let ran = 0;
@@ -355,48 +465,81 @@ export class SimHost {
     if (sim.now < t) sim.advanceClockTo(t);
   }
 
-  /**
-   * Applies a change: brings the clock up to date, records the request, runs `apply`, waits (briefly) for live
-   * brokers to replay any metadata it committed (unless `settle: false`: clock moves end where they were asked
-   * to), then lets pacing continue from the new virtual time.
-   */
-  mutate<T>(
-    request: { method: string; url: string; body?: unknown },
-    apply: () => T,
-    options: { settle?: boolean } = {},
-  ): T {
-    if (this.halted !== undefined) throw conflict(`the simulation halted: ${this.halted}`);
-    this.driver?.catchUp();
-    if (this.halted !== undefined) throw conflict(`the simulation halted: ${this.halted}`);
-    const sim = this.sim;
-    const entry: RequestLogEntry = {
-      seq: this.log.length + 1,
-      t: sim.now,
-      events: sim.eventCount,
-      method: request.method,
-      url: request.url,
-      ...(request.body !== undefined ? { body: request.body } : {}),
+  /** Waits for the changes before this one; resolves with the function that lets the next one in. */
+  private async lock(): Promise<() => void> {
+    const previous = this.lockTail;
+    let release!: () => void;
+    this.lockTail = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    this.lockHeld = true;
+    return () => {
+      this.lockHeld = false;
+      release();
     };
-    this.log.push(entry);
+  }
+
+  /**
+   * Applies a change: waits for the changes before it, brings the clock up to date, records the request (its
+   * validated body, serialised now), runs `apply` (which may take several slices), waits briefly for live
+   * brokers to replay any metadata it committed (unless `settle: false`: clock moves end where they were
+   * asked to), then lets pacing continue from the new virtual time. A change the log has no room for is
+   * refused before it is applied, so the log always replays the run.
+   */
+  async mutate<T>(
+    request: { method: string; url: string; body?: unknown },
+    apply: () => T | Promise<T>,
+    options: { settle?: boolean } = {},
+  ): Promise<T> {
+    const release = await this.lock();
     try {
-      return this.guard(() => {
-        const result = apply();
-        if (options.settle !== false) this.settleMetadata();
+      if (this.halted !== undefined) throw conflict(`the simulation halted: ${this.halted}`);
+      if (this.closing) throw new ApiError(503, 503, 'the server is shutting down');
+      const body = normalisedBody(request.body);
+      const bytes = request.url.length + (body?.length ?? 0) + 96;
+      if (
+        this.log.length >= REQUEST_LOG_LIMITS.maxEntries ||
+        this.logBytes + bytes > REQUEST_LOG_LIMITS.maxBytes
+      )
+        throw new ApiError(
+          409,
+          409,
+          `the request log is full (${REQUEST_LOG_LIMITS.maxEntries} requests or ${REQUEST_LOG_LIMITS.maxBytes} bytes): ` +
+            'a change that could not be replayed is refused; start a new server to go on',
+        );
+      this.driver?.catchUp();
+      if (this.halted !== undefined) throw conflict(`the simulation halted: ${this.halted}`);
+      const sim = this.sim;
+      const entry: RequestLogEntry = {
+        seq: this.log.length + 1,
+        t: sim.now,
+        events: sim.eventCount,
+        method: request.method,
+        url: request.url,
+        ...(body !== undefined ? { body: JSON.parse(body) as unknown } : {}),
+      };
+      this.log.push(entry);
+      this.logBytes += bytes;
+      try {
+        const result = await this.guardAsync(apply);
+        if (options.settle !== false) this.guard(() => this.settleMetadata());
         return result;
-      });
+      } finally {
+        entry.hashAfter = this.sim.trace.hash;
+        this.driver?.reanchor();
+      }
     } finally {
-      entry.hashAfter = this.sim.trace.hash;
-      this.driver?.reanchor();
+      release();
     }
   }
 
   /** Replaces the world (a scenario load); only through mutate, so the log replays it. */
-  replaceWorld(options: WorldOptions): World {
-    this.current = buildWorld(options);
+  replaceWorld(options: WorldOptions, loaded?: LoadedScenario): World {
+    this.current = buildWorld(options, this.hostOptions, loaded);
     for (const l of this.worldListeners) l(this.current);
     return this.current;
   }
-
   /** Waits until every live broker the controller can reach has replayed the controller's committed image. */
   private settleMetadata(): void {
     const cluster = this.cluster;
@@ -432,13 +575,39 @@ export class SimHost {
     try {
       return fn();
     } catch (e) {
-      if (e instanceof InvariantViolation || e instanceof SimulationError) {
-        this.halted = e.message;
-        this.driver?.halt();
-        throw conflict(`the simulation halted: ${e.message}`);
-      }
-      if (e instanceof SimTimeoutError) throw new ApiError(500, KAFKA_RETRIABLE_ERROR, e.message);
-      throw e;
+      throw this.failure(e);
     }
+  }
+
+  private async guardAsync<T>(fn: () => T | Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (e) {
+      throw this.failure(e);
+    }
+  }
+
+  private failure(e: unknown): unknown {
+    if (e instanceof ApiError) return e;
+    if (e instanceof InvariantViolation || e instanceof SimulationError) {
+      this.halted = e.message;
+      this.driver?.halt();
+      return conflict(`the simulation halted: ${e.message}`);
+    }
+    if (e instanceof SimTimeoutError) return new ApiError(500, KAFKA_RETRIABLE_ERROR, e.message);
+    return e;
+  }
+}
+
+/**
+ * A request body as the log keeps it: the parsed and validated value as JSON text (undefined for none). A
+ * value JSON cannot hold (a cycle, a BigInt) is refused here, before anything changed.
+ */
+function normalisedBody(body: unknown): string | undefined {
+  if (body === undefined || body === null) return undefined;
+  try {
+    return JSON.stringify(body);
+  } catch (e) {
+    throw new ApiError(400, 400, `the request cannot be recorded: ${(e as Error).message}`);
   }
 }

@@ -131,7 +131,8 @@ export class Pacer implements ClockDriver {
   private tick(): void {
     this.timer = undefined;
     if (!this.running()) return;
-    this.run(TICK_BUDGET_MS);
+    // A change being applied (an advance in slices, a Lake statement) owns the clock until it is done.
+    if (!this.host.busy) this.run(TICK_BUDGET_MS);
     this.schedule();
   }
 

@@ -2,13 +2,15 @@
 // OpenAPI docs) with the simulation paced to the wall clock, until SIGINT or SIGTERM. Built from a scenario
 // file (its cluster, topics and clients) or from --brokers/--storage. Exit 0 after a clean shutdown, 2 on bad
 // input, 1 when the server cannot start (e.g. the port is taken).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WORLD_LIMITS, type WorldOptions } from '../api/host.ts';
 import { MAX_SPEED, type Speed } from '../api/pacer.ts';
+import { type LakeCredentials, parseLakeCredentials } from '../api/served-lake.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from '../api/server.ts';
 import { ScenarioError } from '../scenario/index.ts';
+import { InputFileError, readInputFile } from '../scenario/input-file.ts';
 import { type CliIO, UsageError } from './io.ts';
 import { reportScenarioError, resolveScenarioPath } from './run.ts';
 
@@ -29,12 +31,15 @@ Options:
   --port PORT           port (default ${DEFAULT_PORT}; 0 picks a free one)
   --speed S             virtual seconds per wall second: 1 (real time, default), 10, 100, ... or max
   --paused              start paused (POST /sim/resume, /sim/step and /sim/advance move the clock)
-  --token T             require "Authorization: Bearer T" on every route but /health
+  --token T             require "Authorization: Bearer T" (or "X-Kafkasim-Token: T") on every route but /health
+  --allowed-hosts H,..  host names the Host header may carry besides localhost, IP addresses and --host
+                        (".example.com" allows its subdomains too)
+  --lake-user U:P       the Lake's Basic-auth user (default: root with a generated password, printed at start)
   --record-requests F   write the request log (JSON, replayable) to F on shutdown
   -h, --help            show this help
 
 The API: /v3/clusters/{id}/... (Confluent REST v3), /sim/... (clock, faults, workloads, trace, snapshot),
-/metrics, /openapi.json and /docs.
+/metrics, /openapi.json and /docs. What the server guarantees (and does not): docs/security.md.
 `;
 
 function parseSpeedOption(text: string): Speed {
@@ -84,6 +89,8 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
         speed: { type: 'string' },
         paused: { type: 'boolean' },
         token: { type: 'string' },
+        'allowed-hosts': { type: 'string' },
+        'lake-user': { type: 'string' },
         'record-requests': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -114,6 +121,21 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   const listenHost = (values.host as string | undefined) ?? DEFAULT_HOST;
   const token = values.token as string | undefined;
   if (token !== undefined && token.length === 0) throw new UsageError('--token must not be empty');
+  const allowedHosts = ((values['allowed-hosts'] as string | undefined) ?? '')
+    .split(',')
+    .map((h) => h.trim())
+    .filter((h) => h !== '');
+  for (const h of allowedHosts)
+    if (!/^\.?[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*\.?$/.test(h))
+      throw new UsageError(`--allowed-hosts expects host names separated by commas, got '${h}'`);
+  let lakeCredentials: LakeCredentials | undefined;
+  if (values['lake-user'] !== undefined) {
+    try {
+      lakeCredentials = parseLakeCredentials(values['lake-user'] as string);
+    } catch (e) {
+      throw new UsageError(`--lake-user: ${(e as Error).message}`);
+    }
+  }
   const seedText = values.seed as string | undefined;
   if (seedText !== undefined && !/^-?\d+$/.test(seedText.trim()))
     throw new UsageError(`--seed expects an integer, got '${seedText}'`);
@@ -132,9 +154,10 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
     file = resolveScenarioPath(scenarioArg);
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
-    } catch {
-      throw new UsageError(`cannot read the scenario file '${scenarioArg}'`);
+      text = readInputFile(file);
+    } catch (e) {
+      if (!(e instanceof InputFileError)) throw e;
+      throw new UsageError(`cannot read the scenario file '${scenarioArg}': ${e.message}`);
     }
     world.scenario = { text, name: basename(file), baseDir: dirname(resolve(file)) };
     // Without --seed the scenario's own seed applies.
@@ -154,6 +177,8 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
       listenHost,
       port,
       ...(token !== undefined ? { token } : {}),
+      ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
+      ...(lakeCredentials ? { lakeCredentials } : {}),
     });
   } catch (e) {
     if (e instanceof ScenarioError) return reportScenarioError(e, 'serve', io, file ?? '');
@@ -170,6 +195,9 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
       `${values.paused ? ' (paused)' : ''}\n` +
       `  admin API  ${server.url}/v3/clusters/${w.clusterId}\n` +
       `  docs       ${server.url}/docs\n` +
+      `  Lake       ${server.url}/v1/query (Basic auth: ${server.lakeCredentials.user}${
+        lakeCredentials ? ', password from --lake-user' : `:${server.lakeCredentials.password}`
+      })\n` +
       'Ctrl-C stops the server.\n',
   );
   if (!LOOPBACK.has(listenHost) && token === undefined)
@@ -177,13 +205,30 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
       `kafkasim serve: warning: listening on ${listenHost} without --token: anyone who can reach it controls the simulation\n`,
     );
 
-  const signal = await waitForSignal();
-  await server.close();
   const recordTo = values['record-requests'] as string | undefined;
-  if (recordTo !== undefined)
-    writeFileSync(recordTo, `${JSON.stringify(server.host.requestLog(), null, 2)}\n`);
+  // The request log is written however the server stops: a signal, or a failure nothing else caught.
+  let written = false;
+  const writeLog = () => {
+    if (recordTo === undefined || written) return;
+    written = true;
+    try {
+      writeFileSync(recordTo, `${server.host.requestLogJson(2)}\n`);
+    } catch (e) {
+      io.stderr(`kafkasim serve: cannot write the request log to ${recordTo}: ${(e as Error).message}\n`);
+    }
+  };
+  process.once('exit', writeLog);
+  const signal = await waitForSignal();
+  try {
+    await server.close();
+  } finally {
+    writeLog();
+    process.removeListener('exit', writeLog);
+  }
   io.stdout(
     `kafkasim serve: ${signal}: stopped at virtual time ${(server.host.sim.now / 1000).toFixed(3)}s, trace hash ${server.host.sim.trace.hash}\n`,
   );
+  // Work still in flight (a Lake statement being interrupted, a socket closing) must not keep the process up.
+  setTimeout(() => process.exit(process.exitCode ?? 0), 100).unref();
   return 0;
 }

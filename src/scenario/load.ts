@@ -1,10 +1,10 @@
 // Loading a scenario: read the YAML (keeping every node's position), apply --set overrides, validate against
 // the JSON Schema, then check references. Any problem throws one ScenarioError listing every issue found, each
 // with file:line:column (or the --set flag), the path inside the document and what was expected.
-import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ReassignmentJson } from '../format/index.ts';
 import { ScenarioError, type ScenarioIssue } from './errors.ts';
+import { InputFileError, readInputFile } from './input-file.ts';
 import { checkReferences } from './references.ts';
 import { validateAgainstSchema } from './schema-errors.ts';
 import { ScenarioSource } from './source.ts';
@@ -15,6 +15,11 @@ export interface LoadOptions {
   set?: readonly string[];
   /** Where relative file references (reassign `file:`) resolve from. Default: the file's folder, or cwd. */
   baseDir?: string;
+  /**
+   * False for a scenario that came over the network: a `file:` reference is then an error, never a read of
+   * the server's files. Default true.
+   */
+  allowFileReferences?: boolean;
 }
 
 export interface LoadedScenario {
@@ -31,17 +36,10 @@ export interface LoadedScenario {
 export function loadScenarioFile(file: string, options: LoadOptions = {}): LoadedScenario {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readInputFile(file);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new ScenarioError([
-      {
-        source: file,
-        path: '',
-        message:
-          code === 'ENOENT' ? 'no such file' : `cannot read the file (${code ?? (e as Error).message})`,
-      },
-    ]);
+    if (!(e instanceof InputFileError)) throw e;
+    throw new ScenarioError([{ source: file, path: '', message: e.message }]);
   }
   return loadScenarioText(text, file, { baseDir: dirname(resolve(file)), ...options });
 }
@@ -70,7 +68,11 @@ function finish(source: ScenarioSource, file: string | undefined, options: LoadO
   }
   const spec = data as ScenarioSpec;
   const baseDir = options.baseDir ?? process.cwd();
-  const { issues, refs } = checkReferences(spec, source, baseDir);
+  const { issues, refs } = checkReferences(
+    spec,
+    source,
+    options.allowFileReferences === false ? undefined : baseDir,
+  );
   if (issues.length > 0) throw new ScenarioError(sortIssues(issues));
   return { spec, file, baseDir, brokerIds: refs.brokerIds, reassignments: refs.reassignments };
 }

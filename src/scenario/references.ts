@@ -1,7 +1,6 @@
 // Checks the schema cannot express: that every broker, topic, client and step label a scenario names exists,
 // that configs are ones Kafka accepts, that step times make sense, and that reassignment JSON is what
 // kafka-reassign-partitions would accept. Each problem is located like a schema error.
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { brokerDefaults } from '../../models/broker/index.ts';
 import {
@@ -17,6 +16,7 @@ import { parseDuration } from '../../models/sim/index.ts';
 import { FIRST_CONTROLLER_ID } from '../cluster/index.ts';
 import { FormatInputError, parseReassignmentJson, type ReassignmentJson } from '../format/index.ts';
 import { didYouMean, type ScenarioIssue } from './errors.ts';
+import { InputFileError, readInputFile } from './input-file.ts';
 import type { DocPath, ScenarioSource } from './source.ts';
 import type { Condition, ConfigValue, MetricSpec, NodeRef, ScenarioSpec, StepSpec } from './types.ts';
 
@@ -40,10 +40,11 @@ export function brokerIdsOf(spec: ScenarioSpec): number[] {
   return b.map((x) => x.id);
 }
 
+/** `baseDir` undefined: file references are refused (a scenario that came over the network). */
 export function checkReferences(
   spec: ScenarioSpec,
   source: ScenarioSource,
-  baseDir: string,
+  baseDir: string | undefined,
 ): { issues: ScenarioIssue[]; refs: CheckedReferences } {
   const issues: ScenarioIssue[] = [];
   const report = (path: DocPath, message: string, key = false) =>
@@ -573,23 +574,28 @@ export function stringify(configs: Readonly<Record<string, ConfigValue>>): Recor
 function readReassignment(
   r: NonNullable<StepSpec['reassign']>,
   path: DocPath,
-  baseDir: string,
+  baseDir: string | undefined,
   source: ScenarioSource,
   issues: ScenarioIssue[],
 ): ReassignmentJson | undefined {
   let text: string;
   let file: string | undefined;
   if (r.file !== undefined) {
-    file = resolve(baseDir, r.file);
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (e) {
+    if (baseDir === undefined) {
       issues.push(
         source.issue(
           [...path, 'file'],
-          `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+          'a scenario sent over the network cannot read files: inline the reassignment with "json:"',
         ),
       );
+      return undefined;
+    }
+    file = resolve(baseDir, r.file);
+    try {
+      text = readInputFile(file);
+    } catch (e) {
+      if (!(e instanceof InputFileError)) throw e;
+      issues.push(source.issue([...path, 'file'], `cannot read ${file}: ${e.message}`));
       return undefined;
     }
   } else if (typeof r.json === 'string') text = r.json;

@@ -2,7 +2,7 @@
 // until a condition holds. Pausing and the speed only change how the wall clock paces the simulation, not the
 // simulation, so they are not in the request log; stepping and advancing are.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { DurationError, formatDuration, parseDuration, SimTimeoutError } from '../../../models/sim/index.ts';
+import { DurationError, formatDuration, parseDuration } from '../../../models/sim/index.ts';
 import type { ApiContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { MAX_SPEED, type Speed } from '../pacer.ts';
@@ -164,11 +164,12 @@ export function registerClockRoutes(app: FastifyInstance, ctx: ApiContext): void
     async (req: FastifyRequest<{ Body: { events?: number } | null }>) => {
       const n = req.body?.events ?? 1;
       let before = { now: 0, events: 0 };
-      ctx.host.mutate(
+      await ctx.host.mutate(
         req,
-        () => {
+        async () => {
           before = { now: ctx.host.sim.now, events: ctx.host.sim.eventCount };
-          ctx.host.step(n);
+          // Event by event, in slices that yield to the event loop.
+          await ctx.host.runSliced(() => false, Number.POSITIVE_INFINITY, n);
         },
         { settle: false },
       );
@@ -222,20 +223,23 @@ export function registerClockRoutes(app: FastifyInstance, ctx: ApiContext): void
       const armUntil = body.until ? compileUntil(host.world, body.until) : undefined;
       let met = true;
       let before = { now: 0, events: 0 };
-      host.mutate(
+      await host.mutate(
         req,
-        () => {
+        async () => {
           before = { now: host.sim.now, events: host.sim.eventCount };
+          // In slices that yield to the event loop: the server answers other requests while this one runs.
           if (!armUntil) {
-            host.advanceTo(host.sim.now + ms);
+            await host.advanceToSliced(host.sim.now + ms);
             return;
           }
           const until = armUntil();
           try {
-            host.cluster.runUntil(until.holds, { timeout: ms, description: 'the advance condition' });
-          } catch (e) {
-            if (!(e instanceof SimTimeoutError)) throw e;
-            met = false;
+            // As cluster.runUntil(until.holds, { timeout: ms }): the deadline is fixed now; reaching it moves
+            // the clock there, a queue that drains first leaves it where it was.
+            const deadline = host.sim.now + ms;
+            const outcome = await host.runSliced(until.holds, deadline);
+            met = outcome === 'met';
+            if (outcome === 'deadline') host.sim.now = deadline;
           } finally {
             until.dispose();
           }

@@ -96,7 +96,7 @@ export function registerFaultRoutes(app: FastifyInstance, ctx: ApiContext): void
     async (req: FastifyRequest<{ Body: { broker_id: number } }>) => {
       const world = ctx.host.world;
       const id = brokerIdOf(world, req.body.broker_id);
-      ctx.host.mutate(req, () => world.cluster.crashBroker(id), { settle: false });
+      await ctx.host.mutate(req, () => world.cluster.crashBroker(id), { settle: false });
       return done();
     },
   );
@@ -114,7 +114,7 @@ export function registerFaultRoutes(app: FastifyInstance, ctx: ApiContext): void
     async (req: FastifyRequest<{ Body: { broker_id: number } }>) => {
       const world = ctx.host.world;
       const id = brokerIdOf(world, req.body.broker_id);
-      ctx.host.mutate(req, () => world.cluster.restartBroker(id), { settle: false });
+      await ctx.host.mutate(req, () => world.cluster.restartBroker(id), { settle: false });
       return done();
     },
   );
@@ -144,7 +144,7 @@ export function registerFaultRoutes(app: FastifyInstance, ctx: ApiContext): void
     async (req: FastifyRequest<{ Body: { groups: (number | string)[][] } }>) => {
       const world = ctx.host.world;
       const groups = req.body.groups.map((g) => g.map((n) => nodeOf(world, n)));
-      ctx.host.mutate(
+      await ctx.host.mutate(
         req,
         () => {
           world.sim.network.partition(groups);
@@ -174,7 +174,7 @@ export function registerFaultRoutes(app: FastifyInstance, ctx: ApiContext): void
     async (req: FastifyRequest<{ Body: { node: number | string } }>) => {
       const world = ctx.host.world;
       const node = nodeOf(world, req.body.node);
-      ctx.host.mutate(
+      await ctx.host.mutate(
         req,
         () => {
           world.sim.network.isolate(node);
@@ -205,7 +205,7 @@ export function registerFaultRoutes(app: FastifyInstance, ctx: ApiContext): void
       const world = ctx.host.world;
       const from = nodeOf(world, req.body.from);
       const to = req.body.to.map((n) => nodeOf(world, n));
-      ctx.host.mutate(
+      await ctx.host.mutate(
         req,
         () => {
           world.sim.network.dropOutbound(from, to);
@@ -228,7 +228,7 @@ export function registerFaultRoutes(app: FastifyInstance, ctx: ApiContext): void
     },
     async (req) => {
       const world = ctx.host.world;
-      ctx.host.mutate(
+      await ctx.host.mutate(
         req,
         () => {
           world.sim.network.heal();
@@ -268,7 +268,7 @@ export function registerFaultRoutes(app: FastifyInstance, ctx: ApiContext): void
         throw badRequest((e as Error).message);
       }
       if (ms > 600_000) throw badRequest('delay may be at most 10m');
-      ctx.host.mutate(
+      await ctx.host.mutate(
         req,
         () => {
           world.sim.network.setExtraDelay(brokerNodeId(id), ms);
@@ -299,7 +299,7 @@ export function registerFaultRoutes(app: FastifyInstance, ctx: ApiContext): void
     },
     async (req: FastifyRequest<{ Body: { probability: number } }>) => {
       const world = ctx.host.world;
-      ctx.host.mutate(
+      await ctx.host.mutate(
         req,
         () => {
           world.sim.network.setDropProbability(req.body.probability);
@@ -328,7 +328,7 @@ export function registerFaultRoutes(app: FastifyInstance, ctx: ApiContext): void
     },
     async (req: FastifyRequest<{ Body: { down: boolean } }>) => {
       const lake = lakeOf(ctx.host.world);
-      ctx.host.mutate(req, () => lake.setOutage(req.body.down), { settle: false });
+      await ctx.host.mutate(req, () => lake.setOutage(req.body.down), { settle: false });
       return done();
     },
   );

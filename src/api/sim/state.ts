@@ -214,7 +214,7 @@ export function registerStateRoutes(app: FastifyInstance, ctx: ApiContext): void
         scenario: { text: yaml, name },
       };
       let world: World | undefined;
-      ctx.host.mutate(
+      await ctx.host.mutate(
         req,
         () => {
           try {

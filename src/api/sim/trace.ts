@@ -1,16 +1,11 @@
 // The trace over HTTP: a live Server-Sent Events stream (text/event-stream, one `trace` event per trace event,
 // optionally filtered by kind prefix) and a JSONL download of the recent events the trace keeps in memory.
-import type { ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { TraceEvent } from '../../../models/sim/index.ts';
 import type { ApiContext } from '../context.ts';
 import { routeSchema } from '../route-schema.ts';
+import { SSE_LIMITS, TraceStreams } from './trace-stream.ts';
 
 const TAGS = ['Trace'];
-
-/** A slow reader makes the server drop events rather than buffer without bound; it is told how many. */
-const MAX_BUFFERED_BYTES = 8 * 1024 * 1024;
-const KEEPALIVE_MS = 15_000;
 
 const query = {
   type: 'object',
@@ -22,11 +17,8 @@ const query = {
 };
 
 export function registerTraceRoutes(app: FastifyInstance, ctx: ApiContext): void {
-  const open = new Set<ServerResponse>();
-  app.addHook('onClose', async () => {
-    for (const raw of open) raw.end();
-    open.clear();
-  });
+  const streams = new TraceStreams(ctx.host);
+  app.addHook('onClose', async () => streams.close());
 
   app.get(
     '/sim/trace/stream',
@@ -36,55 +28,22 @@ export function registerTraceRoutes(app: FastifyInstance, ctx: ApiContext): void
         description:
           'Each trace event is an SSE `trace` event whose data is the event as JSON ({"t":..,"kind":..,"node":..,...}). ' +
           'A `dropped` event reports events left out because the reader was too slow; a `world` event says a ' +
-          'scenario load replaced the simulation.',
+          `scenario load replaced the simulation. At most ${SSE_LIMITS.maxClients} streams at once (429 beyond); ` +
+          `a reader that falls ${SSE_LIMITS.maxBufferedBytes / 1024 / 1024} MiB behind loses events, and one that ` +
+          `stops reading for ${SSE_LIMITS.stallMs / 1000} s is disconnected.`,
         tags: TAGS,
         querystring: query,
         ok: { 200: { type: 'string', description: 'text/event-stream' } },
       }),
     },
     (req: FastifyRequest<{ Querystring: { kind?: string } }>, reply: FastifyReply) => {
-      const prefix = req.query.kind;
+      if (streams.full)
+        return reply.code(429).send({
+          error_code: 429,
+          message: `Too Many Requests: at most ${SSE_LIMITS.maxClients} trace streams at once`,
+        });
       reply.hijack();
-      const raw = reply.raw;
-      raw.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-cache',
-        connection: 'keep-alive',
-        'x-accel-buffering': 'no',
-      });
-      raw.write(': kafkasim trace stream\nretry: 1000\n\n');
-      open.add(raw);
-      let dropped = 0;
-      const listener = (e: TraceEvent) => {
-        if (prefix !== undefined && !e.kind.startsWith(prefix)) return;
-        if (raw.writableLength > MAX_BUFFERED_BYTES) {
-          dropped++;
-          return;
-        }
-        if (dropped > 0) {
-          raw.write(`event: dropped\ndata: ${JSON.stringify({ dropped })}\n\n`);
-          dropped = 0;
-        }
-        raw.write(`event: trace\ndata: ${JSON.stringify(e)}\n\n`);
-      };
-      let unsubscribe = ctx.host.sim.trace.subscribe(listener);
-      const offWorld = ctx.host.onWorldChange((world) => {
-        unsubscribe();
-        unsubscribe = world.sim.trace.subscribe(listener);
-        raw.write(
-          `event: world\ndata: ${JSON.stringify({ cluster_id: world.clusterId, seed: world.sim.seed })}\n\n`,
-        );
-      });
-      const keepalive = setInterval(() => raw.write(': keepalive\n\n'), KEEPALIVE_MS);
-      keepalive.unref();
-      const cleanup = () => {
-        clearInterval(keepalive);
-        unsubscribe();
-        offWorld();
-        open.delete(raw);
-      };
-      raw.on('close', cleanup);
-      raw.on('error', cleanup);
+      streams.add(reply.raw, req.query.kind);
     },
   );
 

@@ -260,7 +260,7 @@ export function registerWorkloadRoutes(app: FastifyInstance, ctx: ApiContext): v
     async (req: FastifyRequest<{ Body: CreateWorkloadBody }>, reply: FastifyReply) => {
       const workload = workloadFrom(ctx, req.body);
       const world = ctx.host.world;
-      ctx.host.mutate(
+      await ctx.host.mutate(
         req,
         () => {
           world.workloads.add(workload);
@@ -305,7 +305,7 @@ export function registerWorkloadRoutes(app: FastifyInstance, ctx: ApiContext): v
           throw badRequest(`workload '${w.name}' was already started`);
         if (action === 'stop' && w.state === 'created')
           throw badRequest(`workload '${w.name}' has not been started`);
-        ctx.host.mutate(req, () => (action === 'start' ? w.start(world.cluster) : w.stop()), {
+        await ctx.host.mutate(req, () => (action === 'start' ? w.start(world.cluster) : w.stop()), {
           settle: false,
         });
         return w.view();

@@ -68,7 +68,7 @@ function checkAlter(world: World, topic: string, ops: AlterConfigOp[]): void {
   if (error) throw kafkaBadRequest(error.message);
 }
 
-function alter(
+async function alter(
   ctx: ApiContext,
   world: World,
   req: FastifyRequest,
@@ -77,7 +77,7 @@ function alter(
   validateOnly = false,
 ) {
   checkAlter(world, topic, ops);
-  ctx.host.mutate(req, () => {
+  await ctx.host.mutate(req, () => {
     const [r] = world.cluster.admin.call<{ resources: { errorCode: number; errorMessage?: string }[] }>({
       type: 'IncrementalAlterConfigs',
       resources: [{ resourceType: 'TOPIC', resourceName: topic, configs: ops }],
@@ -170,7 +170,7 @@ export function registerConfigRoutes(app: FastifyInstance, ctx: ApiContext): voi
       reply: FastifyReply,
     ) => {
       const world = worldOf(ctx, req.params.cluster_id);
-      alter(ctx, world, req, req.params.topic_name, [
+      await alter(ctx, world, req, req.params.topic_name, [
         { name: req.params.name, op: 'SET', ...(req.body.value != null ? { value: req.body.value } : {}) },
       ]);
       return reply.code(204).send();
@@ -189,7 +189,7 @@ export function registerConfigRoutes(app: FastifyInstance, ctx: ApiContext): voi
     },
     async (req: Req, reply: FastifyReply) => {
       const world = worldOf(ctx, req.params.cluster_id);
-      alter(ctx, world, req, req.params.topic_name, [{ name: req.params.name, op: 'DELETE' }]);
+      await alter(ctx, world, req, req.params.topic_name, [{ name: req.params.name, op: 'DELETE' }]);
       return reply.code(204).send();
     },
   );
@@ -221,7 +221,7 @@ export function registerConfigRoutes(app: FastifyInstance, ctx: ApiContext): voi
           ? { name: d.name, op: 'DELETE' }
           : { name: d.name, op: 'SET', ...(d.value != null ? { value: d.value } : {}) },
       );
-      alter(ctx, world, req, req.params.topic_name, ops, req.body.validate_only === true);
+      await alter(ctx, world, req, req.params.topic_name, ops, req.body.validate_only === true);
       return reply.code(204).send();
     },
   );

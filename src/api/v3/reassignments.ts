@@ -171,7 +171,7 @@ export function registerReassignmentRoutes(app: FastifyInstance, ctx: ApiContext
         throw e;
       }
       checkReassignment(world.cluster.image, world.cluster.storage === 'shared', entries);
-      ctx.host.mutate(req, () => {
+      await ctx.host.mutate(req, () => {
         const response = world.cluster.admin.alterPartitionReassignments(
           entries.map((e) => ({ topic: e.topic, partition: e.partition, replicas: [...e.replicas] })),
         );

@@ -276,7 +276,7 @@ export function registerTopicRoutes(app: FastifyInstance, ctx: ApiContext): void
       const links = linksOf(req, world);
       const topic = checkCreate(world, req.body);
       const validateOnly = req.body.validate_only === true;
-      const result = ctx.host.mutate(req, () => {
+      const result = await ctx.host.mutate(req, () => {
         const [r] = world.cluster.admin.createTopics([topic], validateOnly);
         const error = restErrorOfCode(r!);
         if (error) throw error;
@@ -323,7 +323,7 @@ export function registerTopicRoutes(app: FastifyInstance, ctx: ApiContext): void
         );
       checkPartitionBudget(image, count - current);
       checkPlacement(image, replicationFactorOf(t), (reason) => reason);
-      ctx.host.mutate(req, () => {
+      await ctx.host.mutate(req, () => {
         const error = restErrorOfCode(world.cluster.admin.createPartitions(name, count));
         if (error) throw error;
       });
@@ -345,7 +345,7 @@ export function registerTopicRoutes(app: FastifyInstance, ctx: ApiContext): void
       const world = worldOf(ctx, req.params.cluster_id);
       const name = req.params.topic_name;
       if (!Object.hasOwn(world.cluster.image.topics, name)) throw unknownTopicOrPartition();
-      ctx.host.mutate(req, () => {
+      await ctx.host.mutate(req, () => {
         const [r] = world.cluster.admin.deleteTopics([name]);
         const error = r ? restErrorOfCode(r) : undefined;
         if (error) throw error;

@@ -1,0 +1,147 @@
+// The live trace's Server-Sent Events clients, bounded: at most MAX_CLIENTS at once (more are refused with 429),
+// each with at most MAX_BUFFERED_BYTES waiting in its socket buffer. Past that a client's events are dropped (it
+// is told how many when it catches up), and a client whose buffer stays full for STALL_MS (one that does not
+// read) is disconnected. One subscription to the trace serves every client, and each event is serialised once,
+// so the cost of a burst (a 10,000-partition create) does not grow with the number of clients, and memory stays
+// at most MAX_CLIENTS x MAX_BUFFERED_BYTES whatever they do.
+import type { ServerResponse } from 'node:http';
+import type { TraceEvent } from '../../../models/sim/index.ts';
+import type { SimHost, World } from '../host.ts';
+
+export const SSE_LIMITS = {
+  maxClients: 64,
+  /** Bytes waiting to be sent to one client before its events are dropped. */
+  maxBufferedBytes: 1024 * 1024,
+  /** A client whose buffer stays full this long (wall ms) is disconnected. */
+  stallMs: 5_000,
+  keepaliveMs: 15_000,
+} as const;
+
+interface Client {
+  raw: ServerResponse;
+  prefix: string | undefined;
+  dropped: number;
+  /** Wall time (performance.now) at which its buffer filled up; undefined while it keeps up. */
+  stalledSince: number | undefined;
+  lastKeepalive: number;
+}
+
+export class TraceStreams {
+  private readonly clients = new Set<Client>();
+  private unsubscribe: (() => void) | undefined;
+  private readonly offWorld: () => void;
+  private readonly timer: NodeJS.Timeout;
+  /** Clients disconnected for not reading (for tests and /metrics). */
+  droppedClients = 0;
+
+  constructor(
+    private readonly host: SimHost,
+    private readonly limits: typeof SSE_LIMITS = SSE_LIMITS,
+  ) {
+    this.offWorld = host.onWorldChange((world) => this.onWorld(world));
+    this.timer = setInterval(() => this.sweep(), Math.min(1000, limits.stallMs));
+    this.timer.unref();
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /** False when the cap is reached (the caller answers 429). */
+  get full(): boolean {
+    return this.clients.size >= this.limits.maxClients;
+  }
+
+  /** Serves a hijacked response as an event stream until it closes. */
+  add(raw: ServerResponse, prefix: string | undefined): void {
+    raw.writeHead(200, {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    });
+    raw.write(': kafkasim trace stream\nretry: 1000\n\n');
+    const client: Client = {
+      raw,
+      prefix,
+      dropped: 0,
+      stalledSince: undefined,
+      lastKeepalive: performance.now(),
+    };
+    this.clients.add(client);
+    if (this.unsubscribe === undefined)
+      this.unsubscribe = this.host.sim.trace.subscribe((e) => this.onEvent(e));
+    raw.on('drain', () => {
+      client.stalledSince = undefined;
+    });
+    const remove = () => this.remove(client);
+    raw.on('close', remove);
+    raw.on('error', remove);
+  }
+
+  /** Ends every stream (the server closes). */
+  close(): void {
+    clearInterval(this.timer);
+    this.offWorld();
+    for (const c of [...this.clients]) {
+      c.raw.end();
+      this.remove(c);
+    }
+  }
+
+  private remove(client: Client): void {
+    if (!this.clients.delete(client)) return;
+    if (this.clients.size === 0) {
+      this.unsubscribe?.();
+      this.unsubscribe = undefined;
+    }
+  }
+
+  private write(client: Client, text: string): void {
+    const raw = client.raw;
+    if (raw.writableLength > this.limits.maxBufferedBytes) {
+      client.dropped++;
+      client.stalledSince ??= performance.now();
+      return;
+    }
+    if (client.dropped > 0) {
+      raw.write(`event: dropped\ndata: ${JSON.stringify({ dropped: client.dropped })}\n\n`);
+      client.dropped = 0;
+    }
+    raw.write(text);
+  }
+
+  private onEvent(e: TraceEvent): void {
+    let text: string | undefined;
+    for (const c of this.clients) {
+      if (c.prefix !== undefined && !e.kind.startsWith(c.prefix)) continue;
+      text ??= `event: trace\ndata: ${JSON.stringify(e)}\n\n`;
+      this.write(c, text);
+    }
+  }
+
+  private onWorld(world: World): void {
+    this.unsubscribe?.();
+    this.unsubscribe = this.clients.size > 0 ? world.sim.trace.subscribe((e) => this.onEvent(e)) : undefined;
+    const text = `event: world\ndata: ${JSON.stringify({ cluster_id: world.clusterId, seed: world.sim.seed })}\n\n`;
+    for (const c of this.clients) this.write(c, text);
+  }
+
+  /** Keepalives, and disconnecting clients that stopped reading. */
+  private sweep(): void {
+    const now = performance.now();
+    for (const c of [...this.clients]) {
+      if (c.raw.writableLength > this.limits.maxBufferedBytes) c.stalledSince ??= now;
+      if (c.stalledSince !== undefined && now - c.stalledSince >= this.limits.stallMs) {
+        this.droppedClients++;
+        c.raw.destroy();
+        this.remove(c);
+        continue;
+      }
+      if (now - c.lastKeepalive >= this.limits.keepaliveMs) {
+        c.lastKeepalive = now;
+        this.write(c, ': keepalive\n\n');
+      }
+    }
+  }
+}
