@@ -401,7 +401,7 @@ export class SimHost {
       const next = sim.nextEventTime;
       return next === undefined || next > t;
     });
-    if (sim.now < t && this.halted === undefined && !this.closing) sim.now = t;
+    if (sim.now < t && this.halted === undefined && !this.closing) sim.advanceClockTo(t);
   }
 
   /**

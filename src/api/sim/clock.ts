@@ -239,7 +239,7 @@ export function registerClockRoutes(app: FastifyInstance, ctx: ApiContext): void
             const deadline = host.sim.now + ms;
             const outcome = await host.runSliced(until.holds, deadline);
             met = outcome === 'met';
-            if (outcome === 'deadline') host.sim.now = deadline;
+            if (outcome === 'deadline') host.sim.advanceClockTo(deadline);
           } finally {
             until.dispose();
           }
