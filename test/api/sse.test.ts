@@ -15,14 +15,19 @@ interface SseEvent {
   data: string;
 }
 
-/** Reads SSE events from a stream until `count` of the wanted type arrived. */
+/**
+ * Reads SSE events from a stream until `count` of the wanted type arrived. `onOpen` runs once the server has
+ * answered the headers (so the stream is subscribed): what it triggers is on the stream.
+ */
 async function readEvents(
   url: string,
   count: number,
+  onOpen: () => void,
   type = 'trace',
 ): Promise<{ events: SseEvent[]; contentType: string | null }> {
   const controller = new AbortController();
   const res = await fetch(url, { signal: controller.signal });
+  onOpen();
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -66,9 +71,9 @@ describe('trace event stream (SSE)', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ broker_id: brokerId }),
       });
-    setTimeout(() => void fault('crash-broker', 2), 50);
-    setTimeout(() => void fault('restart-broker', 2), 300);
-    const { events, contentType } = await readEvents(`${server.url}/sim/trace/stream`, 6);
+    const { events, contentType } = await readEvents(`${server.url}/sim/trace/stream`, 6, () => {
+      void fault('crash-broker', 2).then(() => setTimeout(() => void fault('restart-broker', 2), 250));
+    });
     expect(contentType).toBe('text/event-stream; charset=utf-8');
     const trace = events.filter((e) => e.event === 'trace').map((e) => JSON.parse(e.data));
     expect(trace.length).toBeGreaterThanOrEqual(6);
@@ -83,14 +88,13 @@ describe('trace event stream (SSE)', () => {
   });
 
   it('filters by kind prefix', async () => {
-    setTimeout(() => {
+    const { events } = await readEvents(`${server.url}/sim/trace/stream?kind=node.`, 2, () => {
       void fetch(`${server.url}/sim/faults/restart-broker`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ broker_id: 1 }),
       });
-    }, 50);
-    const { events } = await readEvents(`${server.url}/sim/trace/stream?kind=node.`, 2);
+    });
     const trace = events.filter((e) => e.event === 'trace').map((e) => JSON.parse(e.data));
     expect(trace.length).toBe(2);
     expect(trace.map((e) => e.kind)).toEqual(['node.crash', 'node.start']);
