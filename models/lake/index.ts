@@ -1,8 +1,8 @@
 // The Lake and the Kafka -> Lake sink (source workflow B).
 // Models: a Databend-compatible warehouse whose tables live in an embedded DuckDB (loaded on first use), with a
 // Databend dialect layer and Databend's HTTP query API as a plain handler; bend-ingest-kafka as a process of
-// consume workers, each a librdkafka consumer in a group (models/group's protocol, or the in-process stand-in
-// of local-group.ts for assign-mode consumers), with its batching rules, modelled ingest time, retries, commits
+// consume workers, each a librdkafka consumer in a group (models/group's protocol, or a stand-in a test gives),
+// with its batching rules, modelled ingest time, retries, commits
 // after ingest (at-least-once), the rebalance optimization, replace mode, faults, metrics and a rebalance log;
 // the workflow's explicit-partition load producer. README.md in this folder explains the model.
 // Left out: Databend's planner and storage (DuckDB answers the SQL), Variant key ordering and nullability in
@@ -60,14 +60,6 @@ export {
   type LakeTableInfo,
 } from './lake.ts';
 export { LakeLedger, type LedgerSummary, type OffsetRange } from './ledger.ts';
-export {
-  LocalGroup,
-  LocalGroupConsumer,
-  type LocalGroupConsumerOptions,
-  type LocalGroupDescription,
-  type LocalGroupOptions,
-  type LocalGroupState,
-} from './local-group.ts';
 export { IngestMetrics } from './metrics.ts';
 export {
   type CommitOffset,

@@ -24,7 +24,6 @@ import { DEFAULT_INGEST_TIMINGS, type IngestTimings } from './ingest-timing.ts';
 import { type IngestJob, IngestWorker } from './ingest-worker.ts';
 import type { Lake } from './lake.ts';
 import type { OffsetRange } from './ledger.ts';
-import { LocalGroup, LocalGroupConsumer } from './local-group.ts';
 import { IngestMetrics } from './metrics.ts';
 import type { SinkConsumer } from './sink-consumer.ts';
 
@@ -55,7 +54,7 @@ export interface Incident {
   records: number;
 }
 
-/** Makes worker `index`'s consumer; the default is a LocalGroup consumer. */
+/** Makes worker `index`'s consumer (a test can put a stand-in here). */
 export type SinkConsumerFactory = (index: number, clientId: string, service: IngestService) => SinkConsumer;
 
 export interface IngestServiceOptions {
@@ -74,9 +73,9 @@ export interface IngestServiceOptions {
   flavour?: ClientFlavour;
   /**
    * The workers' consumers: `group-protocol` (default) = group members on the brokers' coordinators
-   * (models/group); `local-group` = assign-mode consumers in the in-process stand-in group; or a factory.
+   * (models/group); or a factory.
    */
-  consumers?: 'group-protocol' | 'local-group' | SinkConsumerFactory;
+  consumers?: 'group-protocol' | SinkConsumerFactory;
   timings?: Partial<IngestTimings>;
   /** Receives every log line (logrus text format). */
   log?: (line: string) => void;
@@ -97,8 +96,6 @@ export class IngestService extends SimNode {
   fatal: string | undefined;
   workers: IngestWorker[] = [];
   readonly consumers: SinkConsumer[] = [];
-  /** The stand-in group, when the workers' consumers are `local-group`. */
-  readonly group: LocalGroup | undefined;
   private readonly bootstrap: NodeId[];
   private readonly kafkaConfig: GroupConsumerConfigInput;
   private readonly consumerFactory: SinkConsumerFactory;
@@ -118,19 +115,7 @@ export class IngestService extends SimNode {
     this.out = options.log;
     const consumers = options.consumers ?? 'group-protocol';
     if (typeof consumers === 'function') this.consumerFactory = consumers;
-    else if (consumers === 'local-group') {
-      const group = new LocalGroup(sim, { groupId: this.config.KafkaConsumerGroup });
-      this.group = group;
-      this.consumerFactory = (_i, clientId, svc) =>
-        new LocalGroupConsumer(group, {
-          clientId,
-          topic: svc.config.kafkaTopic,
-          bootstrap: svc.bootstrap,
-          strategies: svc.config.partitionAssignmentStrategy.split(',').map((s) => s.trim()),
-          metadataRefreshMs: svc.config.topicMetadataRefreshIntervalMs,
-          config: svc.consumerConfig(),
-        });
-    } else
+    else
       this.consumerFactory = (_i, clientId, svc) =>
         new GroupSinkConsumer(sim, clientId, {
           flavour: options.flavour ?? 'librdkafka',

@@ -1,7 +1,7 @@
 // The consumer a sink worker needs, and nothing more: a librdkafka-flavoured consumer in a group, seen through
 // the calls bend-ingest-kafka makes (Poll, CommitMessage, rebalance events). The worker is written against this
-// interface so that it runs on any implementation: the stand-in group of local-group.ts (assign-mode consumers
-// and an in-process coordinator) or the group protocol of models/group.
+// interface so that it runs on any implementation: the group protocol of models/group, or a test's stand-in
+// (test/models/lake/local-group.ts: assign-mode consumers and an in-process coordinator).
 import type { TopicPartition } from '../group/assignors/index.ts';
 import type { RecordBatch } from '../storage/index.ts';
 

@@ -6,7 +6,7 @@
 // events to the queue and could move the moment a waitUntil sees its condition, i.e. change the run. Between two
 // events nothing changes, so sampling at the first event after a sample time sees the state of that time.
 import type { Consumer, DeliveryResult, Producer, ProducerEvent } from '../../models/clients/index.ts';
-import { GroupSinkConsumer, type IngestService, LocalGroupConsumer } from '../../models/lake/index.ts';
+import { GroupSinkConsumer, type IngestService } from '../../models/lake/index.ts';
 import type { MetadataImage } from '../../models/metadata/index.ts';
 import type { TraceEvent } from '../../models/sim/index.ts';
 import type { Cluster } from '../cluster/index.ts';
@@ -186,13 +186,7 @@ export class RunRecorder {
 
   private trackConsumersOf(svc: IngestService): void {
     for (const sink of svc.consumers) {
-      const c =
-        sink instanceof GroupSinkConsumer
-          ? sink.member
-          : sink instanceof LocalGroupConsumer
-            ? sink.consumer
-            : undefined;
-      if (c) this.consumers.set(sink.clientId, c);
+      if (sink instanceof GroupSinkConsumer) this.consumers.set(sink.clientId, sink.member);
     }
   }
 

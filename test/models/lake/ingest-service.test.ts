@@ -1,10 +1,11 @@
-// The sink's rules, one at a time, on assign-mode consumers in the stand-in group (local-group.ts), so that
+// The sink's rules, one at a time, on assign-mode consumers in the stand-in group (./local-group.ts), so that
 // rebalances come exactly when a test asks for them.
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Producer } from '../../../models/clients/index.ts';
-import { IngestService, type LocalGroup } from '../../../models/lake/index.ts';
+import { IngestService } from '../../../models/lake/index.ts';
 import type { TraceEvent } from '../../../models/sim/index.ts';
 import { Cluster } from '../../../src/cluster/index.ts';
+import { type LocalGroup, localGroupConsumers } from './local-group.ts';
 
 let cluster: Cluster;
 afterEach(async () => {
@@ -31,7 +32,7 @@ function setup(
       minBytes: 1,
       ...config,
     },
-    { consumers: 'local-group', log: () => {} },
+    { consumers: standIn(), log: () => {} },
   );
   // The stand-in group's first rebalance waits group.initial.rebalance.delay.ms (3 s).
   cluster.runUntil(() => service.rebalanceLog.length >= service.config.workers, { timeout: '30s' });
@@ -49,7 +50,14 @@ function loads(): TraceEvent[] {
   return cluster.sim.trace.recent('ingest.loaded');
 }
 
-const group = (s: IngestService): LocalGroup => s.group!;
+/** The stand-in group of the last service set up. */
+let standInGroup: () => LocalGroup;
+function standIn() {
+  const { factory, group } = localGroupConsumers(cluster.sim, cluster.bootstrap());
+  standInGroup = group;
+  return factory;
+}
+const group = (_s: IngestService): LocalGroup => standInGroup();
 
 describe('the ingest worker', () => {
   it('cuts batches at batchSize, then ends the rest after 3 empty polls (1.5 s after the last message)', () => {
@@ -237,7 +245,7 @@ describe('the service', () => {
         minBytes: 1,
         maxWait: 1,
       },
-      { consumers: 'local-group', log: () => {} },
+      { consumers: standIn(), log: () => {} },
     );
     cluster.runUntil(() => service.rebalanceLog.length > 0, { timeout: '30s' });
     const p = cluster.producer('app', { flavour: 'librdkafka' });

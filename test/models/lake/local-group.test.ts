@@ -1,7 +1,8 @@
 // The stand-in group: the classic protocol's rules the sink relies on.
 import { describe, expect, it } from 'vitest';
-import { LocalGroup, LocalGroupConsumer, type RebalanceEvent } from '../../../models/lake/index.ts';
+import type { RebalanceEvent } from '../../../models/lake/index.ts';
 import { Cluster } from '../../../src/cluster/index.ts';
+import { LocalGroup, LocalGroupConsumer } from './local-group.ts';
 
 function setup(members: number, partitions = 4) {
   const cluster = new Cluster({ seed: 5, brokers: 1, out: () => {} });

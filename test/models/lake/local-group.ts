@@ -1,4 +1,4 @@
-// A stand-in consumer group for sink workers: an in-process coordinator (no network, one round-trip delay per
+// A test fixture: a stand-in consumer group for sink workers: an in-process coordinator (no network, one round-trip delay per
 // call) over assign-mode consumers from models/clients. It keeps the behaviour a sink depends on, with the
 // classic protocol's rules (clients-and-groups.md §1): eager rebalances (every member's partitions are revoked,
 // members rejoin, the first member by id computes the assignment with the configured assignor), the initial
@@ -7,14 +7,20 @@
 // topic.metadata.refresh.interval.ms), generation-checked offset commits (ILLEGAL_GENERATION,
 // REBALANCE_IN_PROGRESS while CompletingRebalance), and positions from committed offsets or auto.offset.reset.
 // Left out: heartbeats as messages, max.poll.interval.ms, static membership, cooperative protocols, coordinator
-// failover; the group lives outside the brokers. models/group is the real protocol; this stand-in lets the sink
-// run and be tested on its own.
+// failover; the group lives outside the brokers. models/group is the real protocol (the ingest service's
+// workers use it); this stand-in lets a test drive the sink's rules with rebalances exactly when it asks.
 
-import { Consumer, type ConsumerConfigInput } from '../clients/index.ts';
-import { type Assignor, assignors, type TopicPartition } from '../group/assignors/index.ts';
-import type { Simulation } from '../sim/index.ts';
-import { FetchQueue } from './fetch-queue.ts';
-import type { CommitOffset, MessageSlice, RebalanceEvent, SinkConsumer } from './sink-consumer.ts';
+import { Consumer, type ConsumerConfigInput } from '../../../models/clients/index.ts';
+import { type Assignor, assignors, type TopicPartition } from '../../../models/group/assignors/index.ts';
+import { FetchQueue } from '../../../models/lake/fetch-queue.ts';
+import type {
+  CommitOffset,
+  MessageSlice,
+  RebalanceEvent,
+  SinkConsumer,
+  SinkConsumerFactory,
+} from '../../../models/lake/index.ts';
+import type { NodeId, Simulation } from '../../../models/sim/index.ts';
 
 export type LocalGroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable';
 
@@ -478,4 +484,33 @@ export class LocalGroupConsumer implements SinkConsumer {
     if (this.consumer.up) this.consumer.assign([]);
     this.fetched.drop();
   }
+}
+
+/**
+ * The ingest service's `consumers` option for a test: every worker an assign-mode consumer in one stand-in
+ * group (created with the first worker, named by the service's KafkaConsumerGroup). `group()` returns it.
+ */
+export function localGroupConsumers(
+  sim: Simulation,
+  bootstrap: NodeId[],
+): { factory: SinkConsumerFactory; group: () => LocalGroup } {
+  let group: LocalGroup | undefined;
+  const factory: SinkConsumerFactory = (_i, clientId, svc) => {
+    group ??= new LocalGroup(sim, { groupId: svc.config.KafkaConsumerGroup });
+    return new LocalGroupConsumer(group, {
+      clientId,
+      topic: svc.config.kafkaTopic,
+      bootstrap,
+      strategies: svc.config.partitionAssignmentStrategy.split(',').map((s) => s.trim()),
+      metadataRefreshMs: svc.config.topicMetadataRefreshIntervalMs,
+      config: svc.consumerConfig(),
+    });
+  };
+  return {
+    factory,
+    group: () => {
+      if (!group) throw new Error('no worker has started: the stand-in group does not exist yet');
+      return group;
+    },
+  };
 }
