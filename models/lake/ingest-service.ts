@@ -21,7 +21,7 @@ import {
   parseLakeTable,
 } from './ingest-config.ts';
 import { DEFAULT_INGEST_TIMINGS, type IngestTimings } from './ingest-timing.ts';
-import { type IngestJob, IngestWorker } from './ingest-worker.ts';
+import { type IngestJob, IngestWorker, type WorkerHost } from './ingest-worker.ts';
 import type { Lake } from './lake.ts';
 import type { OffsetRange } from './ledger.ts';
 import { IngestMetrics } from './metrics.ts';
@@ -81,7 +81,7 @@ export interface IngestServiceOptions {
   log?: (line: string) => void;
 }
 
-export class IngestService extends SimNode {
+export class IngestService extends SimNode implements WorkerHost {
   readonly config: IngestConfig;
   readonly lake: Lake;
   readonly target: { database: string; table: string };
@@ -211,16 +211,15 @@ export class IngestService extends SimNode {
     this.crashArmed = { worker: options.worker, restartAfterMs: options.restartAfter };
   }
 
-  /** @internal the worker asks before committing. */
-  takeCrashBeforeCommit(worker: number): boolean {
-    const armed = this.crashArmed;
-    if (!armed || (armed.worker !== undefined && armed.worker !== worker)) return false;
-    return true;
+  /** The clock, for the workers. */
+  now(): number {
+    return this.sim.now;
   }
 
-  /** @internal */
-  crashBetweenIngestAndCommit(job: IngestJob): void {
-    const armed = this.crashArmed!;
+  /** @internal a worker asks after a successful ingest, before its commit (see WorkerHost). */
+  crashBeforeCommit(job: IngestJob): boolean {
+    const armed = this.crashArmed;
+    if (!armed || (armed.worker !== undefined && armed.worker !== job.worker)) return false;
     this.crashArmed = undefined;
     this.incidents.push({
       time: this.sim.now,
@@ -236,6 +235,7 @@ export class IngestService extends SimNode {
     this.crash();
     if (armed.restartAfterMs !== undefined)
       this.sim.schedule(armed.restartAfterMs, () => this.start(), 'ingest.restart');
+    return true;
   }
 
   // ---- records for the run ---------------------------------------------------------------------------------

@@ -14,10 +14,14 @@
 // its batch short, ingests and commits it, and only then gives the partitions up, so the next owner starts
 // after the batch. Without it librdkafka revokes at once: the batch in hand is still ingested, and its
 // records are read again by the next owner from the last committed offset (duplicates, unless replace mode).
+import type { TopicPartition } from '../group/assignors/index.ts';
+import type { RandomStream, Timer } from '../sim/index.ts';
 import { type BadRecord, buildJsonRows, buildRawRows } from './batch-rows.ts';
-import type { IngestService } from './ingest-service.ts';
-import { ingestDuration, type LoadPath } from './ingest-timing.ts';
+import type { IngestConfig } from './ingest-config.ts';
+import { type IngestTimings, ingestDuration, type LoadPath } from './ingest-timing.ts';
+import type { Lake } from './lake.ts';
 import type { OffsetRange } from './ledger.ts';
+import type { IngestMetrics } from './metrics.ts';
 import {
   type CommitOffset,
   type MessageSlice,
@@ -52,6 +56,41 @@ export interface IngestJob {
   readonly ranges: OffsetRange[];
 }
 
+/**
+ * What a worker needs from its process (the IngestService), and nothing more: the settings, the Lake and the
+ * table, the metrics it counts into, the process's clock and timers (which die with the process), and where it
+ * reports what happened.
+ */
+export interface WorkerHost {
+  readonly config: IngestConfig;
+  readonly timings: IngestTimings;
+  readonly lake: Lake;
+  readonly target: { readonly database: string; readonly table: string };
+  readonly metrics: IngestMetrics;
+  /** The stream the rows' UUIDs come from (one per process, shared by its workers). */
+  readonly uuidRandom: RandomStream;
+  /** Virtual time now. */
+  now(): number;
+  /** A timer of the process: it never fires after the process crashed or stopped. */
+  schedule(delay: number, fn: () => void, label?: string): Timer;
+  /** A trace event from the process. */
+  emit(kind: string, fields?: Record<string, unknown>): void;
+  logError(message: string, worker?: number): void;
+  logRebalance(
+    worker: number,
+    clientId: string,
+    event: 'assigned' | 'revoked',
+    partitions: readonly TopicPartition[],
+  ): void;
+  /** A batch that will never reach the Lake. */
+  recordLoss(job: IngestJob, reason: string, badRecord: BadRecord | undefined): void;
+  /**
+   * Called after a successful ingest, before its commit: when a crash is armed for this worker the process
+   * crashes here (its rows are in the Lake, its offsets not committed) and this returns true.
+   */
+  crashBeforeCommit(job: IngestJob): boolean;
+}
+
 export class IngestWorker {
   state: WorkerState = 'reading';
   private batch: ReadingBatch = newBatch(0);
@@ -63,7 +102,7 @@ export class IngestWorker {
   constructor(
     readonly index: number,
     readonly consumer: SinkConsumer,
-    private readonly service: IngestService,
+    private readonly service: WorkerHost,
   ) {}
 
   get name(): string {
@@ -75,7 +114,7 @@ export class IngestWorker {
       manualRevoke: this.service.config.enableRebalanceOptimization,
     });
     this.state = 'reading';
-    this.batch = newBatch(this.service.sim.now);
+    this.batch = newBatch(this.service.now());
     this.poll();
   }
 
@@ -103,7 +142,7 @@ export class IngestWorker {
       if (this.state !== 'reading') return;
       if (this.pendingRevoke && b.count === 0) this.releaseRevoke();
       const slices = this.consumer.poll(cfg.batchSize - b.count);
-      const now = this.service.sim.now;
+      const now = this.service.now();
       if (slices.length > 0) {
         if (b.count === 0) b.startedAt = now;
         for (const s of slices) {
@@ -132,7 +171,7 @@ export class IngestWorker {
 
   private onEmptyPoll(): void {
     const b = this.batch;
-    const now = this.service.sim.now;
+    const now = this.service.now();
     if (b.count > 0) {
       b.emptyPolls++;
       if (
@@ -149,7 +188,7 @@ export class IngestWorker {
     this.pollTimer?.cancel();
     this.pollTimer = undefined;
     const b = this.batch;
-    const now = this.service.sim.now;
+    const now = this.service.now();
     this.service.metrics.batchSize.observe(b.count);
     this.service.metrics.batchFillDuration.observe((now - b.startedAt) / 1000);
     const job: IngestJob = {
@@ -295,10 +334,7 @@ export class IngestWorker {
   private commit(job: IngestJob, failures: number): void {
     const svc = this.service;
     this.state = 'committing';
-    if (svc.takeCrashBeforeCommit(this.index)) {
-      svc.crashBetweenIngestAndCommit(job);
-      return;
-    }
+    if (svc.crashBeforeCommit(job)) return;
     const offsets = commitOffsets(job.slices);
     const next = (i: number) => {
       if (i >= offsets.length) return this.committed(job);
@@ -331,7 +367,7 @@ export class IngestWorker {
     if (this.state === 'stopped') return;
     this.state = 'reading';
     if (this.pendingRevoke) this.releaseRevoke();
-    this.batch = newBatch(this.service.sim.now);
+    this.batch = newBatch(this.service.now());
     this.poll();
   }
 
