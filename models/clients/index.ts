@@ -49,6 +49,7 @@ export { MetadataCache, type PartitionLeader } from './metadata-cache.ts';
 export * from './partitioners.ts';
 export {
   type DeliveryResult,
+  nextProducerId,
   Producer,
   type ProducerEvent,
   type ProducerOptions,

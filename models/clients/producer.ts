@@ -120,7 +120,7 @@ function answerFor(
 
 /** Producer ids are handed out per simulation (as a cluster's InitProducerId would), never across runs. */
 const nextProducerIds = new WeakMap<Simulation, number>();
-function nextProducerId(sim: Simulation): number {
+export function nextProducerId(sim: Simulation): number {
   const id = nextProducerIds.get(sim) ?? 1000;
   nextProducerIds.set(sim, id + 1);
   return id;

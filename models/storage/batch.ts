@@ -29,6 +29,11 @@ export interface ProducerBatchData {
   readonly origin: string;
   readonly runs: readonly RecordRun[];
   readonly records?: readonly RecordData[] | undefined;
+  /**
+   * The batch exactly as a real client encoded it (magic 2), when it came over the Kafka wire protocol: a fetch
+   * over the wire serves these bytes with the log's offset and leader epoch patched in. The model never reads it.
+   */
+  readonly encoded?: Uint8Array | undefined;
 }
 
 /** A batch in a partition log. Immutable once appended, so replicas can share the same object. */

@@ -74,6 +74,7 @@ export class PartitionLog {
       origin: data.origin,
       runs: data.runs,
       records: data.records,
+      encoded: data.encoded,
       partitionLeaderEpoch: leaderEpoch,
       appendTime: now,
     };

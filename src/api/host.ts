@@ -312,11 +312,13 @@ export class SimHost {
   /** Set when the server closes: long requests stop at their next slice. */
   closing = false;
 
+  /** Builds the world from `options`, or serves one built already (a library cluster's `listen`). */
   constructor(
     readonly options: WorldOptions,
     readonly hostOptions: HostOptions = {},
+    world?: World,
   ) {
-    this.current = buildWorld(options, hostOptions);
+    this.current = world ?? buildWorld(options, hostOptions);
   }
 
   get world(): World {

@@ -6,6 +6,13 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import {
+  KafkaListener,
+  type KafkaListenerOptions,
+  type ListenerAddresses,
+  WIRE_LOG_METHOD,
+  WireReplay,
+} from '../wire/index.ts';
 import { installAccessControl, notFoundOrWrongMethod } from './access.ts';
 import type { ApiContext } from './context.ts';
 import { ApiError, type ErrorBody, isKafkaError, restErrorOf } from './errors.ts';
@@ -198,6 +205,8 @@ export interface ServeOptions {
   /** The Lake's user; default `root` with a generated password. */
   lakeCredentials?: LakeCredentials;
   logger?: boolean;
+  /** Kafka wire-protocol listeners (one port per broker, plus the controller's). */
+  kafka?: KafkaListenerOptions;
 }
 
 export interface RunningServer {
@@ -208,6 +217,8 @@ export interface RunningServer {
   url: string;
   /** The Lake's Basic-auth user (print it: a generated password is known nowhere else). */
   lakeCredentials: LakeCredentials;
+  /** The Kafka listeners' ports, when `kafka` was given. */
+  kafka?: ListenerAddresses;
   close(): Promise<void>;
 }
 
@@ -248,9 +259,25 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     host: listenHost,
     port: options.port ?? DEFAULT_PORT,
   });
+  let listener: KafkaListener | undefined;
+  let kafka: ListenerAddresses | undefined;
+  if (options.kafka) {
+    listener = new KafkaListener(host, options.kafka);
+    try {
+      kafka = await listener.start();
+    } catch (e) {
+      await listener.close();
+      await app.close();
+      throw e;
+    }
+  }
   pacer.start();
   const url = address.replace('[::1]', 'localhost');
-  return { app, host, pacer, url, lakeCredentials, close: () => closeServer(app, host) };
+  const close = async () => {
+    await listener?.close();
+    await closeServer(app, host);
+  };
+  return { app, host, pacer, url, lakeCredentials, ...(kafka ? { kafka } : {}), close };
 }
 
 export interface ReplayResult {
@@ -270,9 +297,11 @@ export async function replayRequestLog(log: RequestLog): Promise<ReplayResult> {
   const pacer = new Pacer(host, { manual: true });
   const app = await createApiServer({ host, pacer });
   const mismatches: ReplayResult['mismatches'] = [];
+  const wire = new WireReplay(host);
   for (const entry of log.entries) {
     host.positionAt(entry.events, entry.t);
     if (entry.url === '/v1/query') await replayLakeStatement(host, entry);
+    else if (entry.method === WIRE_LOG_METHOD) await wire.apply(entry.url, entry.body as never);
     else
       await app.inject({
         method: entry.method as 'POST',

@@ -36,6 +36,9 @@ Options:
                         (".example.com" allows its subdomains too)
   --lake-user U:P       the Lake's Basic-auth user (default: root with a generated password, printed at start)
   --record-requests F   write the request log (JSON, replayable) to F on shutdown
+  --kafka-port PORT     also speak the Kafka protocol: broker i (in id order) on PORT+i, the controller on
+                        PORT+brokers (0 picks free ports); bound to --host
+  --advertised-host H   the host name Metadata and FindCoordinator give clients (default: --host)
   -h, --help            show this help
 
 The API: /v3/clusters/{id}/... (Confluent REST v3), /sim/... (clock, faults, workloads, trace, snapshot),
@@ -92,6 +95,8 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
         'allowed-hosts': { type: 'string' },
         'lake-user': { type: 'string' },
         'record-requests': { type: 'string' },
+        'kafka-port': { type: 'string' },
+        'advertised-host': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
@@ -117,6 +122,17 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
     2_147_483_647 - WORLD_LIMITS.maxBrokers,
   );
   const port = intOf(values.port as string | undefined, 'port', 0, 65_535) ?? DEFAULT_PORT;
+  const kafkaPort = intOf(
+    values['kafka-port'] as string | undefined,
+    'kafka-port',
+    0,
+    65_535 - WORLD_LIMITS.maxBrokers,
+  );
+  const advertisedHost = values['advertised-host'] as string | undefined;
+  if (advertisedHost !== undefined && kafkaPort === undefined)
+    throw new UsageError('--advertised-host needs --kafka-port');
+  if (advertisedHost !== undefined && !/^[A-Za-z0-9.:-]+$/.test(advertisedHost))
+    throw new UsageError(`--advertised-host expects a host name or address, got '${advertisedHost}'`);
   const speed = values.speed !== undefined ? parseSpeedOption(values.speed as string) : 1;
   const listenHost = (values.host as string | undefined) ?? DEFAULT_HOST;
   const token = values.token as string | undefined;
@@ -179,6 +195,16 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
       ...(token !== undefined ? { token } : {}),
       ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
       ...(lakeCredentials ? { lakeCredentials } : {}),
+      ...(kafkaPort !== undefined
+        ? {
+            kafka: {
+              kafkaPort,
+              host: listenHost,
+              ...(advertisedHost !== undefined ? { advertisedHost } : {}),
+              log: (line: string) => io.stderr(`kafkasim serve: ${line}\n`),
+            },
+          }
+        : {}),
     });
   } catch (e) {
     if (e instanceof ScenarioError) return reportScenarioError(e, 'serve', io, file ?? '');
@@ -198,6 +224,9 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
       `  Lake       ${server.url}/v1/query (Basic auth: ${server.lakeCredentials.user}${
         lakeCredentials ? ', password from --lake-user' : `:${server.lakeCredentials.password}`
       })\n` +
+      (server.kafka
+        ? `  kafka      bootstrap.servers=${server.kafka.bootstrap} (controller: ${server.kafka.controller})\n`
+        : '') +
       'Ctrl-C stops the server.\n',
   );
   if (!LOOPBACK.has(listenHost) && token === undefined)

@@ -54,6 +54,7 @@ import { type Distribution, type NodeId, type RunUntilOptions, Simulation } from
 import { type PartitionLog, SharedStorage, type StorageMode } from '../../models/storage/index.ts';
 import type { ConsumerGroupView, ToolOutput } from '../format/index.ts';
 import { formatExplicitProducerSummary } from '../format/index.ts';
+import type { ClusterListener, ClusterListenOptions } from '../wire/listen.ts';
 import { ClusterAdmin } from './admin.ts';
 import { type PerfConsumerReport, reportConsumerPerf } from './consumer-perf-reporter.ts';
 import { type DeliveryReport, DeliveryTracker } from './delivery-check.ts';
@@ -617,6 +618,21 @@ export class Cluster {
     // A new process asks for metadata before its first Produce.
     producer.schedule(0, () => run.start(), 'explicit-producer.start');
     return run;
+  }
+
+  /**
+   * Opens Kafka wire-protocol listeners on this cluster (one port per broker plus the controller's, loopback) and
+   * paces the simulation to the wall clock (`speed`, default 1) so that real clients can use it; from then on the
+   * listener's clock drives the simulation. `close()` stops both.
+   */
+  async listen(options: ClusterListenOptions): Promise<ClusterListener> {
+    const { listenCluster } = await import('../wire/listen.ts');
+    return listenCluster(this, options);
+  }
+
+  /** Registers the delivery tracker of a producer that is not a simulated one (a real client on the Kafka listener). */
+  trackDelivery(name: string, tracker: DeliveryTracker): void {
+    this.trackers.set(name, tracker);
   }
 
   /** Exact accounting of one producer's records: acknowledged, lost, duplicated. */
