@@ -25,13 +25,14 @@
 // New partitions start at the committed offset (OffsetFetch) or else by auto.offset.reset, evaluated when the new
 // owner resets (ListOffsets then): with `latest`, records written before that moment are skipped.
 
-import type { Actor } from 'xstate';
 import {
   type Assignor,
   type AssignorMember,
   cooperativeSticky,
-  groupMemberMachine,
+  heartbeats,
+  type MemberEvent,
   type MemberStateName,
+  nextMemberState,
   rangeAssignor,
   roundRobinAssignor,
   sticky,
@@ -170,7 +171,8 @@ export class GroupConsumer extends Consumer {
   pollTimeouts = 0;
 
   private readonly rebalanceListeners: RebalanceListener[] = [];
-  private actor: Actor<typeof groupMemberMachine> | undefined;
+  /** The member's protocol state (member-state.ts); Unjoined until the client first starts. */
+  #memberState: MemberStateName = 'Unjoined';
   private app: 'polling' | 'processing' = 'polling';
   private pollTimeoutTimer: Timer | undefined;
   private rejoinNeeded = true;
@@ -228,8 +230,7 @@ export class GroupConsumer extends Consumer {
 
   /** Where the member is in the protocol. */
   get memberState(): MemberStateName {
-    if (!this.actor) return 'Unjoined';
-    return this.actor.getSnapshot().value as MemberStateName;
+    return this.#memberState;
   }
 
   get isLeader(): boolean {
@@ -337,7 +338,7 @@ export class GroupConsumer extends Consumer {
     const finish = () => {
       this.leaveGroup('the consumer is being closed');
       this.schedule(0, () => {
-        this.actor?.send({ type: 'CLOSE' });
+        this.send({ type: 'CLOSE' });
         this.stop();
         done?.();
       });
@@ -380,12 +381,12 @@ export class GroupConsumer extends Consumer {
     this.seenCounts = undefined;
     this.assignedGeneration = -1;
     super.onStart();
-    this.actor = this.spawn(groupMemberMachine);
-    // The heartbeat thread: a heartbeat every heartbeat.interval.ms while the member's state has the tag.
+    this.#memberState = 'Unjoined';
+    // The heartbeat thread: a heartbeat every heartbeat.interval.ms while the member's state heartbeats.
     this.every(
       this.groupConfig['heartbeat.interval.ms'],
       () => {
-        if (this.actor?.getSnapshot().hasTag('heartbeat')) this.sendHeartbeat();
+        if (heartbeats(this.#memberState)) this.sendHeartbeat();
       },
       'member.heartbeat',
     );
@@ -394,8 +395,9 @@ export class GroupConsumer extends Consumer {
     this.findCoordinator();
   }
 
-  private send(event: Parameters<Actor<typeof groupMemberMachine>['send']>[0]): void {
-    this.actor?.send(event);
+  /** Moves the member's state; a client that is down takes no events (its state is as it went down). */
+  private send(event: MemberEvent): void {
+    if (this.up) this.#memberState = nextMemberState(this.#memberState, event);
   }
 
   private trace(kind: string, fields: Record<string, unknown> = {}): void {

@@ -26,7 +26,7 @@ export {
   syncGroupDecision,
   validPreviousStates,
 } from './group-state.ts';
-export { groupMemberMachine, type MemberMachineEvent, type MemberStateName } from './member-machine.ts';
+export { heartbeats, type MemberEvent, type MemberStateName, nextMemberState } from './member-state.ts';
 export {
   type GroupMetadataValue,
   type LoadedGroup,
