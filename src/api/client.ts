@@ -50,11 +50,23 @@ export function serverUrlOf(bootstrap: string): string {
 
 export class ApiClient {
   private cachedClusterId: string | undefined;
+  /** The tool has not sent a change yet: its first one carries the start-up (see `tool`). */
+  private toolStarting: boolean;
 
   constructor(
     readonly baseUrl: string,
-    private readonly options: { token?: string } = {},
-  ) {}
+    private readonly options: {
+      token?: string;
+      /**
+       * The Kafka tool this client stands for (kafka-topics, ...): its first request that changes the simulation
+       * carries the `kafkasim-tool` header, and the server runs the tool's start-up (kafkasim.tool.startup.ms)
+       * before applying it. Reads never do (they do not change the simulation).
+       */
+      tool?: string;
+    } = {},
+  ) {
+    this.toolStarting = options.tool !== undefined;
+  }
 
   /** Sends a request; any HTTP status comes back (only a connection failure throws). */
   async request<T = unknown>(method: string, path: string, body?: unknown): Promise<ApiResponse<T>> {
@@ -62,6 +74,10 @@ export class ApiClient {
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     // The server refuses a POST that is not JSON (a cross-site page cannot send one), with a body or without.
     if (body !== undefined || method.toUpperCase() === 'POST') headers['content-type'] = 'application/json';
+    if (this.toolStarting && method !== 'GET' && this.options.tool) {
+      headers['kafkasim-tool'] = this.options.tool;
+      this.toolStarting = false;
+    }
     let res: Response;
     try {
       res = await fetch(`${this.baseUrl}${path}`, {
@@ -142,8 +158,18 @@ export class ApiClient {
   }
 }
 
-/** A client for a `--bootstrap-server` value; the bearer token comes from KAFKASIM_TOKEN when set. */
-export function clientFor(bootstrap: string, env: Record<string, string | undefined>): ApiClient {
+/**
+ * A client for a `--bootstrap-server` value; the bearer token comes from KAFKASIM_TOKEN when set. `tool` names the
+ * Kafka tool the command stands for (its start-up runs on the server before its first change).
+ */
+export function clientFor(
+  bootstrap: string,
+  env: Record<string, string | undefined>,
+  tool?: string,
+): ApiClient {
   const token = env.KAFKASIM_TOKEN;
-  return new ApiClient(serverUrlOf(bootstrap), token ? { token } : {});
+  return new ApiClient(serverUrlOf(bootstrap), {
+    ...(token ? { token } : {}),
+    ...(tool !== undefined ? { tool } : {}),
+  });
 }

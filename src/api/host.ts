@@ -16,7 +16,7 @@ import {
 import type { StorageMode } from '../../models/storage/index.ts';
 import { Cluster, type ClusterOptions } from '../cluster/index.ts';
 import { clusterOptionsOf, type LoadedScenario, loadScenarioText } from '../scenario/index.ts';
-import { ApiError, conflict, KAFKA_RETRIABLE_ERROR } from './errors.ts';
+import { ApiError, badRequest, conflict, KAFKA_RETRIABLE_ERROR } from './errors.ts';
 import {
   ConsumerRun,
   ProducerPerfRun,
@@ -52,8 +52,24 @@ export interface RequestLogEntry {
   method: string;
   url: string;
   body?: unknown;
+  /** The Kafka tool that sent it (the `kafkasim-tool` header): the tool's start-up ran first. */
+  tool?: string;
   /** The trace hash right after the request was applied (a replay checks it). */
   hashAfter?: string;
+}
+
+/** The header the CLI's tool commands send with their first change: its value names the tool. */
+export const TOOL_HEADER = 'kafkasim-tool';
+
+/** The tool a request names in its `kafkasim-tool` header, if any; a malformed name is refused. */
+function toolOf(headers: Record<string, unknown> | undefined): string | undefined {
+  const value = headers?.[TOOL_HEADER];
+  if (value === undefined) return undefined;
+  if (typeof value !== 'string' || !/^[a-z][a-z0-9.-]{0,63}$/.test(value))
+    throw badRequest(
+      `header ${TOOL_HEADER}: expected a tool name such as kafka-topics (lowercase letters, digits, '.', '-'); found ${JSON.stringify(value)}`,
+    );
+  return value;
 }
 
 export interface RequestLog {
@@ -490,10 +506,11 @@ export class SimHost {
    * refused before it is applied, so the log always replays the run.
    */
   async mutate<T>(
-    request: { method: string; url: string; body?: unknown },
+    request: { method: string; url: string; body?: unknown; headers?: Record<string, unknown> },
     apply: () => T | Promise<T>,
     options: { settle?: boolean } = {},
   ): Promise<T> {
+    const tool = toolOf(request.headers);
     const release = await this.lock();
     try {
       if (this.halted !== undefined) throw conflict(`the simulation halted: ${this.halted}`);
@@ -520,10 +537,20 @@ export class SimHost {
         method: request.method,
         url: request.url,
         ...(body !== undefined ? { body: JSON.parse(body) as unknown } : {}),
+        ...(tool !== undefined ? { tool } : {}),
       };
       this.log.push(entry);
       this.logBytes += bytes;
       try {
+        // A Kafka tool (kafka-topics.sh, ...) starts up before its request leaves (kafkasim.tool.startup.ms);
+        // the cluster runs on meanwhile.
+        if (tool !== undefined) {
+          const cluster = this.cluster;
+          this.guard(() => {
+            const ms = cluster.startup.toolMs();
+            if (ms > 0) cluster.runFor(ms);
+          });
+        }
         const result = await this.guardAsync(apply);
         if (options.settle !== false) this.guard(() => this.settleMetadata());
         return result;

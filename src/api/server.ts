@@ -16,7 +16,7 @@ import {
 import { installAccessControl, notFoundOrWrongMethod } from './access.ts';
 import type { ApiContext } from './context.ts';
 import { ApiError, type ErrorBody, isKafkaError, restErrorOf } from './errors.ts';
-import { type RequestLog, type RequestLogEntry, SimHost, type WorldOptions } from './host.ts';
+import { type RequestLog, type RequestLogEntry, SimHost, TOOL_HEADER, type WorldOptions } from './host.ts';
 import { registerMetricsRoute } from './metrics.ts';
 import { registerModuleRoutes } from './module-routes.ts';
 import { Pacer, type PacerOptions } from './pacer.ts';
@@ -306,7 +306,10 @@ export async function replayRequestLog(log: RequestLog): Promise<ReplayResult> {
       await app.inject({
         method: entry.method as 'POST',
         url: entry.url,
-        headers: { 'content-type': 'application/json' },
+        headers: {
+          'content-type': 'application/json',
+          ...(entry.tool !== undefined ? { [TOOL_HEADER]: entry.tool } : {}),
+        },
         ...(entry.body !== undefined ? { payload: JSON.stringify(entry.body) } : {}),
       });
     const actual = host.sim.trace.hash;

@@ -89,7 +89,7 @@ export async function consumerPerfTestCommand(argv: string[], io: CliIO): Promis
   }
   let client: ReturnType<typeof clientFor>;
   try {
-    client = clientFor(bootstrap, io.env);
+    client = clientFor(bootstrap, io.env, 'kafka-consumer-perf-test');
   } catch (e) {
     bad((e as Error).message);
   }

@@ -96,7 +96,7 @@ export async function producerPerfTestCommand(argv: string[], io: CliIO): Promis
     );
   let client: ReturnType<typeof clientFor>;
   try {
-    client = clientFor(bootstrap, io.env);
+    client = clientFor(bootstrap, io.env, 'kafka-producer-perf-test');
   } catch (e) {
     bad((e as Error).message);
   }

@@ -95,7 +95,7 @@ export async function reassignPartitionsCommand(argv: string[], io: CliIO): Prom
   }
   let client: ReturnType<typeof clientFor>;
   try {
-    client = clientFor(bootstrap, io.env);
+    client = clientFor(bootstrap, io.env, 'kafka-reassign-partitions');
   } catch (e) {
     throw new UsageError((e as Error).message);
   }

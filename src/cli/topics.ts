@@ -125,7 +125,7 @@ export async function topicsCommand(argv: string[], io: CliIO): Promise<number> 
 
   let client: ReturnType<typeof clientFor>;
   try {
-    client = clientFor(bootstrap, io.env);
+    client = clientFor(bootstrap, io.env, 'kafka-topics');
   } catch (e) {
     throw new UsageError((e as Error).message);
   }

@@ -20,7 +20,7 @@ import {
   KafkaError,
   type ListPartitionReassignmentsResponse,
 } from '../../models/protocol/index.ts';
-import type { NodeId, Simulation } from '../../models/sim/index.ts';
+import type { NodeId, Simulation, TraceEvent } from '../../models/sim/index.ts';
 
 export interface NewTopic {
   name: string;
@@ -42,7 +42,20 @@ export function toKafkaError(r: ErrorFields): KafkaError | undefined {
   return new KafkaError(name, r.errorMessage);
 }
 
+/** The trace event a controller emits when it handles each admin request (the moment the request reached it). */
+const HANDLED: Partial<Record<ControllerRequest['type'], (e: TraceEvent) => boolean>> = {
+  CreateTopics: (e) => e.kind === 'controller.create-topics',
+  CreatePartitions: (e) => e.kind === 'controller.create-partitions',
+  DeleteTopics: (e) => e.kind === 'controller.delete-topics',
+  IncrementalAlterConfigs: (e) => e.kind === 'controller.alter-configs',
+  // Not the later phases of a move (they carry no target): the request's own entry, accepted or refused.
+  AlterPartitionReassignments: (e) => e.kind === 'controller.reassign' && ('target' in e || 'errorCode' in e),
+};
+
 export class ClusterAdmin {
+  /** When the controller handled the last request sent through `call` (virtual ms), if it traced it. */
+  lastHandledAt: number | undefined;
+
   constructor(
     private readonly sim: Simulation,
     readonly client: AdminClient,
@@ -51,13 +64,24 @@ export class ClusterAdmin {
   /** Sends a controller request and runs the simulation until its answer. */
   call<R>(req: ControllerRequest): R {
     let outcome: AdminOutcome<R> | undefined;
+    this.lastHandledAt = undefined;
+    const handled = HANDLED[req.type];
+    const unsubscribe = handled
+      ? this.sim.trace.subscribe((e) => {
+          if (this.lastHandledAt === undefined && handled(e)) this.lastHandledAt = e.t;
+        })
+      : undefined;
     this.client.controllerCall<R>(req, (o) => {
       outcome = o;
     });
-    this.sim.runUntil(() => outcome !== undefined, {
-      timeout: this.client.apiTimeoutMs + 1000,
-      description: `the answer to ${req.type}`,
-    });
+    try {
+      this.sim.runUntil(() => outcome !== undefined, {
+        timeout: this.client.apiTimeoutMs + 1000,
+        description: `the answer to ${req.type}`,
+      });
+    } finally {
+      unsubscribe?.();
+    }
     if (!outcome!.ok)
       throw new KafkaError('REQUEST_TIMED_OUT', `${req.type} timed out after ${this.client.apiTimeoutMs}ms`);
     return outcome!.response;

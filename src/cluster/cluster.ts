@@ -65,6 +65,7 @@ import {
   listConsumerGroups,
 } from './group-admin.ts';
 import { attachProducerLog, type PerfProducerReport, reportProducerPerf } from './reporters.ts';
+import { StartupTimes } from './startup.ts';
 import { describeTopic as describeTopicView } from './views.ts';
 
 export interface BrokerSpec {
@@ -114,6 +115,10 @@ export interface ClusterOptions {
   balancerLog?: boolean;
   /** The Lake's users, DuckDB limits and per-statement watchdog (created on first use). */
   lake?: LakeOptions;
+  /** kafkasim.tool.startup.ms: an operator's tool from the command typed to its first request (startup.ts). */
+  toolStartup?: Distribution;
+  /** kafkasim.client.startup.ms: a scenario client's process from launch to its Kafka client (startup.ts). */
+  clientStartup?: Distribution;
 }
 
 /** The first controller's `node.id`; the others follow (3001, 3002), as in Kafka's examples. */
@@ -131,6 +136,8 @@ export class Cluster {
   readonly storage: StorageMode;
   readonly shared: SharedStorage | undefined;
   readonly admin: ClusterAdmin;
+  /** Start-up times of operators' tools and client processes (scenarios and the CLI use them). */
+  readonly startup: StartupTimes;
   /** Tool-format lines printed so far (when no `out` was given). */
   readonly output: string[] = [];
   readonly out: (line: string) => void;
@@ -157,6 +164,10 @@ export class Cluster {
       ...(options.traceBufferSize !== undefined ? { traceBufferSize: options.traceBufferSize } : {}),
     });
     this.out = options.out ?? ((line) => this.output.push(line));
+    this.startup = new StartupTimes(this.sim, {
+      ...(options.toolStartup ? { tool: options.toolStartup } : {}),
+      ...(options.clientStartup ? { client: options.clientStartup } : {}),
+    });
     this.storage = options.storage ?? 'kafka';
     this.shared = this.storage === 'shared' ? new SharedStorage() : undefined;
     const controllerCount = options.controllers ?? 1;

@@ -14,4 +14,12 @@ export { type PerfConsumerReport, reportConsumerPerf } from './consumer-perf-rep
 export { type DeliveryReport, DeliveryTracker } from './delivery-check.ts';
 export type { DescribeGroupOptions } from './group-admin.ts';
 export { attachProducerLog, type PerfProducerReport, reportProducerPerf } from './reporters.ts';
+export {
+  DEFAULT_CLIENT_STARTUP,
+  DEFAULT_TOOL_STARTUP,
+  STARTUP_KEYS,
+  type StartupSetting,
+  StartupTimes,
+  startupDistribution,
+} from './startup.ts';
 export { describeTopic, groupOffsetsNow } from './views.ts';

@@ -11,6 +11,7 @@ import {
   SteadyLoad,
 } from '../../models/clients/index.ts';
 import type { IngestConfigInput, IngestService } from '../../models/lake/index.ts';
+import type { Timer } from '../../models/sim/index.ts';
 import type { Cluster, PerfProducerReport } from '../cluster/index.ts';
 import type {
   ConsumerSpec,
@@ -57,6 +58,8 @@ export interface PerfStats {
 
 export class ScenarioClients {
   private readonly handles = new Map<string, Handle>();
+  /** Client processes still starting up (see afterStartup). */
+  private readonly pending = new Map<string, Timer>();
 
   constructor(
     private readonly cluster: Cluster,
@@ -104,14 +107,18 @@ export class ScenarioClients {
     if (h.kind === 'ingest') {
       const mode = h.spec.log ?? 'rebalance';
       const out = this.cluster.out;
-      h.service = this.cluster.ingestService(h.spec.config as IngestConfigInput, {
+      const service = this.cluster.ingestService(h.spec.config as IngestConfigInput, {
         id: name,
         log: (line) => {
           if (mode === 'all' || (mode === 'rebalance' && REBALANCE_OR_ERROR.test(line))) out(line);
         },
         ...(h.spec.kafkaConfig ? { kafkaConfig: h.spec.kafkaConfig as GroupConsumerConfigInput } : {}),
         ...(h.spec.flavour ? { flavour: h.spec.flavour } : {}),
+        start: false,
       });
+      h.service = service;
+      // One process: its workers' clients are created together once it has started up.
+      this.afterStartup(name, () => service.start());
       return;
     }
     const flavour = h.spec.flavour ?? 'java';
@@ -133,14 +140,18 @@ export class ScenarioClients {
       h.consumer.assign(partitions.map((partition) => ({ topic: h.spec.topic, partition })));
     } else if (h.kind === 'group') {
       const spec = h.spec;
-      h.members = Array.from({ length: spec.members }, (_, i) =>
-        this.cluster.groupConsumer(`${name}-${i + 1}`, {
+      // A process per member, each with its own start-up: their refresh timers are out of phase.
+      h.members = Array.from({ length: spec.members }, (_, i) => {
+        const member = this.cluster.groupConsumer(`${name}-${i + 1}`, {
           flavour,
           groupId: name,
           topics: [spec.topic],
           config: (spec.config ?? {}) as GroupConsumerConfigInput,
-        }),
-      );
+          start: false,
+        });
+        this.afterStartup(member.id, () => member.start());
+        return member;
+      });
     } else {
       h.report = this.cluster.producerPerfTest({
         name,
@@ -154,14 +165,40 @@ export class ScenarioClients {
     }
   }
 
+  /**
+   * Runs `launch` once the client process `name` has started up (kafkasim.client.startup.ms, drawn per process);
+   * a process stopped before that never launches.
+   */
+  private afterStartup(name: string, launch: () => void): void {
+    const ms = this.cluster.startup.clientMs(name);
+    if (ms <= 0) return launch();
+    const timer = this.cluster.sim.schedule(
+      ms,
+      () => {
+        this.pending.delete(name);
+        launch();
+      },
+      'scenario.client-startup',
+    );
+    this.pending.set(name, timer);
+  }
+
   /** Stops generating (records already handed to a producer still complete); a consumer stops. */
   stop(name: string): void {
     const h = this.handle(name);
     if (h.kind === 'producer') h.workload?.stop();
     else if (h.kind === 'consumer') h.consumer?.stop();
-    else if (h.kind === 'group') for (const m of h.members ?? []) m.close();
-    else if (h.kind === 'ingest') h.service?.stop();
-    else h.report?.workload.stop();
+    else if (h.kind === 'group') {
+      for (const m of h.members ?? []) {
+        this.pending.get(m.id)?.cancel();
+        this.pending.delete(m.id);
+        m.close();
+      }
+    } else if (h.kind === 'ingest') {
+      this.pending.get(name)?.cancel();
+      this.pending.delete(name);
+      h.service?.stop();
+    } else h.report?.workload.stop();
   }
 
   producerOf(name: string): Producer | undefined {

@@ -7,7 +7,7 @@ import { parseDuration } from '../../models/sim/index.ts';
 import { type Cluster, groupOffsetsNow } from '../cluster/index.ts';
 import type { PerfStats, ScenarioClients } from './clients.ts';
 import type { ErrorWindows } from './error-windows.ts';
-import type { Comparison, Condition, MetricSpec } from './types.ts';
+import type { Comparison, Condition, MetricSpec, StepPoint } from './types.ts';
 
 /** What a step left behind for conditions that refer to it by label. */
 export interface StepRecord {
@@ -17,6 +17,8 @@ export interface StepRecord {
   /** When the step started and ended, in ms since the timeline started (undefined until it did). */
   start: number | undefined;
   end: number | undefined;
+  /** A tool step: when its request reached the controller, in ms since the timeline started. */
+  applied?: number;
   status: 'ok' | 'failed' | 'timed-out' | 'skipped';
   /** The broker the step acted on (crashBroker, restartBroker, slowBroker). */
   broker?: number;
@@ -543,10 +545,14 @@ function sameImage(a: MetadataImage, b: MetadataImage): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-function timingMs(t: { from?: string; to: string }, ctx: EvalContext): number | undefined {
+function timingMs(
+  t: { from?: string; fromPoint?: StepPoint; to: string },
+  ctx: EvalContext,
+): number | undefined {
   const to = ctx.steps.get(t.to)?.end;
   if (to === undefined) return undefined;
-  const from = t.from === undefined ? 0 : ctx.steps.get(t.from)?.start;
+  const step = t.from === undefined ? undefined : ctx.steps.get(t.from);
+  const from = t.from === undefined ? 0 : t.fromPoint === 'applied' ? step?.applied : step?.start;
   return from === undefined ? undefined : to - from;
 }
 

@@ -13,7 +13,7 @@ import { DEFAULT_CONTROLLER_CONFIG, validateTopicConfigs } from '../../models/co
 import { type IngestConfigInput, ingestConfig } from '../../models/lake/index.ts';
 import { DEFAULT_QUORUM_CONFIG, type QuorumConfig, resolveQuorumConfig } from '../../models/raft/index.ts';
 import { parseDuration } from '../../models/sim/index.ts';
-import { FIRST_CONTROLLER_ID } from '../cluster/index.ts';
+import { FIRST_CONTROLLER_ID, STARTUP_KEYS } from '../cluster/index.ts';
 import { FormatInputError, parseReassignmentJson, type ReassignmentJson } from '../format/index.ts';
 import { didYouMean, type ScenarioIssue } from './errors.ts';
 import { InputFileError, readInputFile } from './input-file.ts';
@@ -71,6 +71,7 @@ export function checkReferences(
     ...Object.keys(brokerDefaults),
     ...Object.keys(DEFAULT_CONTROLLER_CONFIG),
     ...Object.keys(DEFAULT_QUORUM_CONFIG),
+    ...STARTUP_KEYS,
   ].filter((k) => k.startsWith('kafkasim.'));
   const controllerCount = spec.cluster?.controllers ?? 1;
   const controllerIds = Array.from({ length: controllerCount }, (_, i) => FIRST_CONTROLLER_ID + i);

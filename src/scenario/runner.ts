@@ -14,7 +14,7 @@ import {
   SimTimeoutError,
   type TraceListener,
 } from '../../models/sim/index.ts';
-import { Cluster, type ClusterOptions } from '../cluster/index.ts';
+import { Cluster, type ClusterOptions, type StartupSetting, startupDistribution } from '../cluster/index.ts';
 import { ScenarioClients } from './clients.ts';
 import { type EvalContext, evaluate, measure, type StepRecord } from './conditions.ts';
 import { ErrorWindows } from './error-windows.ts';
@@ -260,7 +260,16 @@ export function clusterOptionsOf(spec: ScenarioSpec, seed: number | string): Clu
   const autobalancer: Record<string, ConfigValue> = {};
   // controller.quorum.* and kafkasim.raft.* keys configure the KRaft metadata quorum (Kafka's QuorumConfig).
   const quorumConfig: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(c.configs ?? {})) {
+  const startup: Pick<ClusterOptions, 'toolStartup' | 'clientStartup'> = {};
+  for (const [key, setting] of Object.entries(c.configs ?? {})) {
+    if (key === 'kafkasim.tool.startup.ms' || key === 'kafkasim.client.startup.ms') {
+      startup[key === 'kafkasim.tool.startup.ms' ? 'toolStartup' : 'clientStartup'] = startupDistribution(
+        setting as StartupSetting,
+        key,
+      );
+      continue;
+    }
+    const value = setting as ConfigValue;
     if (isAutoBalancerKey(key)) autobalancer[key] = value;
     if (Object.hasOwn(DEFAULT_QUORUM_CONFIG, key)) {
       quorumConfig[key] = typed((DEFAULT_QUORUM_CONFIG as Record<string, unknown>)[key], value);
@@ -294,6 +303,7 @@ export function clusterOptionsOf(spec: ScenarioSpec, seed: number | string): Clu
     ...(c.controllers !== undefined ? { controllers: c.controllers } : {}),
     ...(Object.keys(quorumConfig).length ? { quorumConfig: quorumConfig as Partial<QuorumConfig> } : {}),
     ...(c.metadataLoad ? { metadataLoad: { recordsPerSec: c.metadataLoad.rate } } : {}),
+    ...startup,
   };
 }
 
@@ -603,6 +613,9 @@ class Run {
           sql: step.quiet ? () => {} : this.sqlPrint,
           actedOnController: (id) => {
             record.controller = id;
+          },
+          applied: (t) => {
+            record.applied = this.rel(t);
           },
         };
         record.status = 'failed';

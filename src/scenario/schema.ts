@@ -59,6 +59,14 @@ function clusterConfigProperties(): Record<string, Schema> {
       `Controller setting${key.startsWith('kafkasim.') ? ' (kafkasim model parameter)' : ''}; default ${defaultText(value)}.`,
     );
   }
+  props['kafkasim.tool.startup.ms'] = withDescription(
+    ref('startupTime'),
+    "kafkasim model parameter: how long an operator's tool (kafka-topics.sh, kafka-reassign-partitions.sh) takes from the command typed to its request leaving, drawn per tool step from the seed; default lognormal, median 1500 ms, sigma 0.35, at least 500 ms (users report 1-2 s for Kafka's shell tools on an ordinary machine). 0 turns it off.",
+  );
+  props['kafkasim.client.startup.ms'] = withDescription(
+    ref('startupTime'),
+    "kafkasim model parameter: how long a scenario client's process takes from its start to the creation of its Kafka client (whose metadata refresh timer counts from then), drawn per client process from the seed; default lognormal, median 300 ms, sigma 0.5. 0 turns it off.",
+  );
   for (const [key, value] of Object.entries(DEFAULT_QUORUM_CONFIG)) {
     if (key === 'controller.quorum.voters' || key === 'controller.quorum.bootstrap.servers') continue;
     props[key] = withDescription(
@@ -116,7 +124,7 @@ const conditionDescriptions: Record<(typeof CONDITION_KINDS)[number], string> = 
     "A consumer group's members that are Stable: `assigned` distinct partitions owned (each by exactly one member, else the count is -1), `perMember` partitions held by every member, `members` in the group.",
   perf: "A perf producer's state: `done` (all records completed), `completed` records, the lowest progress-window rate and the highest window max latency.",
   timing:
-    'Virtual time from when step `from` started (default: the start of the timeline) to when step `to` finished (for a waitUntil: when its condition held), within `min`..`max`.',
+    'Virtual time from when step `from` started (default: the start of the timeline; `fromPoint: applied`: when its request reached the controller, after the tool started up) to when step `to` finished (for a waitUntil: when its condition held), within `min`..`max`.',
   lakeRows:
     'Rows a Lake table holds now (`database.table`, default database `default`), counted in the model, without SQL (usable in waitUntil).',
   groupLag:
@@ -218,6 +226,7 @@ function conditionKindSchemas(): Record<string, Schema> {
     timing: object(
       {
         from: withDescription(ref('label'), 'Label of the step the clock starts at (its start).'),
+        fromPoint: ref('stepPoint'),
         to: withDescription(ref('label'), 'Label of the step the clock stops at (its end).'),
         max: ref('duration'),
         min: ref('duration'),
@@ -327,7 +336,7 @@ function metricKindSchemas(): Record<(typeof METRIC_KINDS)[number], Schema> {
       },
       ['topic', 'field'],
     ),
-    timing: object({ from: ref('label'), to: ref('label') }, ['to']),
+    timing: object({ from: ref('label'), fromPoint: ref('stepPoint'), to: ref('label') }, ['to']),
     quorum: withDescription(
       object({ field: { type: 'string', enum: ['leaderChanges', 'unavailableMs', 'epoch'] } }, ['field']),
       'The metadata quorum: active-controller changes, virtual ms without an active controller, the Raft epoch.',
@@ -538,6 +547,17 @@ export function buildScenarioSchema(): Schema {
       type: 'string',
       pattern: '^[A-Za-z0-9][A-Za-z0-9._-]*$',
       title: "a step label (letters, digits, '.', '_', '-')",
+    },
+    stepPoint: {
+      type: 'string',
+      enum: ['start', 'applied'],
+      description:
+        "Which moment of step `from`: `start` (default), when it began (for a tool step: the command typed); `applied`, when a tool step's request reached the controller (after the tool's start-up, kafkasim.tool.startup.ms).",
+    },
+    startupTime: {
+      title:
+        'a duration, a number of ms, or a distribution such as {kind: lognormal, median: 1500, sigma: 0.35}',
+      anyOf: [ref('duration'), { type: 'number', minimum: 0 }, ref('distribution')],
     },
     clientName: {
       type: 'string',

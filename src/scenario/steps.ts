@@ -59,6 +59,23 @@ export interface StepContext {
   sql: (query: string) => void;
   /** Told which controller a crashController/restartController step acted on (for `controllerOf`). */
   actedOnController?: (id: number) => void;
+  /** Told when a tool step's request reached the controller (virtual ms), for `fromPoint: applied`. */
+  applied?: (t: number) => void;
+}
+
+/**
+ * An operator's tool starting up before its first request (kafkasim.tool.startup.ms, drawn from the seed): the
+ * cluster and its clients run on meanwhile, so where the command lands in their timers varies as in life.
+ */
+function toolStartup(ctx: StepContext): void {
+  const ms = ctx.cluster.startup.toolMs();
+  if (ms > 0) ctx.cluster.runFor(ms);
+}
+
+/** Reports when the tool's request reached the controller. */
+function applied(ctx: StepContext): void {
+  const t = ctx.cluster.admin.lastHandledAt;
+  if (t !== undefined) ctx.applied?.(t);
 }
 
 /** The file name a reassign step's JSON is shown under: its `file`, else the step's label (`move` -> move.json). */
@@ -302,18 +319,23 @@ export function executeStep(step: StepSpec, index: number, ctx: StepContext): nu
   switch (a) {
     case 'createTopic': {
       const t = step.createTopic!;
+      toolStartup(ctx);
       try {
         createTopic(cluster, t);
       } catch (e) {
         print(formatTopicCommandError((e as Error).message));
         throw new StepFailure(`creating topic ${t.name} failed: ${(e as Error).message}`);
+      } finally {
+        applied(ctx);
       }
       print(formatCreatedTopic(t.name));
       return undefined;
     }
     case 'alterTopic': {
       const { name, partitions } = step.alterTopic!;
+      toolStartup(ctx);
       const err = toKafkaError(cluster.admin.createPartitions(name, partitions));
+      applied(ctx);
       if (err) {
         print(formatTopicCommandError(err.message));
         throw new StepFailure(`altering topic ${name} failed: ${err.message}`);
@@ -321,7 +343,9 @@ export function executeStep(step: StepSpec, index: number, ctx: StepContext): nu
       return undefined;
     }
     case 'deleteTopic': {
+      toolStartup(ctx);
       const [r] = cluster.admin.deleteTopics([step.deleteTopic!]);
+      applied(ctx);
       const err = r ? toKafkaError(r) : undefined;
       if (err) {
         print(formatTopicCommandError(err.message));
@@ -331,6 +355,7 @@ export function executeStep(step: StepSpec, index: number, ctx: StepContext): nu
     }
     case 'reassign': {
       const json = ctx.reassignments.get(index)!;
+      toolStartup(ctx);
       const proposed = json.partitions.map((p) => ({ topic: p.topic, partition: p.partition }));
       const current = currentAssignment(
         cluster,
@@ -341,6 +366,7 @@ export function executeStep(step: StepSpec, index: number, ctx: StepContext): nu
       const response = cluster.admin.alterPartitionReassignments(
         json.partitions.map((p) => ({ topic: p.topic, partition: p.partition, replicas: [...p.replicas] })),
       );
+      applied(ctx);
       const errors = new Map<string, string>();
       const top = toKafkaError(response);
       for (const p of response.partitions) {

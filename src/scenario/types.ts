@@ -7,6 +7,12 @@ export type DurationText = string;
 
 export type ConfigValue = string | number | boolean;
 
+/**
+ * Which moment of a step a timing starts at: `start`, when the step began (for a tool step, the command typed);
+ * `applied`, when a tool step's request reached the controller (after the tool's start-up).
+ */
+export type StepPoint = 'start' | 'applied';
+
 /** A number (equals) or a comparison; every given bound must hold. */
 export type Comparison =
   | number
@@ -25,7 +31,8 @@ export interface ClusterSpec {
   brokers?: number | { id: number; rack?: string }[];
   firstBrokerId?: number;
   storage?: 'kafka' | 'shared';
-  configs?: Record<string, ConfigValue>;
+  /** server.properties; kafkasim.tool.startup.ms and kafkasim.client.startup.ms may be distributions. */
+  configs?: Record<string, ConfigValue | Distribution>;
   latency?: DurationText | Distribution;
   checkInvariantsEvery?: number;
   /** Controllers in the KRaft metadata quorum (node ids 3000, 3001, ...). Default 1. */
@@ -260,7 +267,7 @@ export interface Condition {
     minRecordsPerSec?: Comparison;
     maxLatencyMs?: Comparison;
   };
-  timing?: { from?: string; to: string; max?: DurationText; min?: DurationText };
+  timing?: { from?: string; fromPoint?: StepPoint; to: string; max?: DurationText; min?: DurationText };
   lakeRows?: { table: string; count: Comparison };
   groupLag?: { group: string; topic?: string; partitions?: number[]; lag: Comparison };
   ingest?: {
@@ -343,7 +350,7 @@ export interface MetricSpec {
     field: 'completed' | 'recordsPerSec' | 'avgLatencyMs' | 'maxLatencyMs' | 'minRecordsPerSec';
   };
   offsets?: { topic: string; partitions?: number[]; field: 'highWatermark' | 'logEndOffset' };
-  timing?: { from?: string; to: string };
+  timing?: { from?: string; fromPoint?: StepPoint; to: string };
   quorum?: { field: 'leaderChanges' | 'unavailableMs' | 'epoch' };
   metadataLoad?: { field: 'committed' | 'acknowledged' | 'appended' | 'abandoned' };
   errorWindow?: { producer: string; field?: 'windowMs' | 'firstMs' | 'lastMs' | 'maxAckGapMs' };
