@@ -32,6 +32,7 @@ import type { PartitionReplica } from './partition-replica.ts';
 import { LogReader } from './read-from-log.ts';
 import { ReplicaFetcher } from './replica-fetcher.ts';
 import { ReplicaManager } from './replica-manager.ts';
+import type { BrokerView, LogView, ReplicaView } from './replica-view.ts';
 import { RequestChannel } from './request-channel.ts';
 
 export type { ReplicaRole } from './partition-replica.ts';
@@ -50,7 +51,9 @@ export interface BrokerOptions {
   staticConfigs?: Record<string, string>;
 }
 
-export class Broker extends SimNode implements BrokerCore {
+const NO_REPLICAS: readonly ReplicaView[] = Object.freeze([]);
+
+export class Broker extends SimNode implements BrokerCore, BrokerView {
   readonly brokerId: number;
   readonly rack: string | null;
   readonly config: BrokerConfig;
@@ -69,6 +72,7 @@ export class Broker extends SimNode implements BrokerCore {
    * before it accepts the new registration, so a restarted broker never leads in its old epoch.
    */
   private published = false;
+  private readonly sharedStorage: SharedStorage | undefined;
   private readonly controllerChannel: ControllerChannel;
   private readonly lifecycle: BrokerLifecycleManager;
   private readonly replicaManager: ReplicaManager;
@@ -89,6 +93,7 @@ export class Broker extends SimNode implements BrokerCore {
     this.staticConfigs = { ...options.staticConfigs };
     this.controllerChannel = new ControllerChannel(this, options.controllers);
     this.lifecycle = new BrokerLifecycleManager(this, this.controllerChannel);
+    this.sharedStorage = options.sharedStorage;
     this.replicaManager = new ReplicaManager(this, this.controllerChannel, options.sharedStorage, {
       brokerEpoch: () => this.lifecycle.brokerEpoch,
       localLogs: () => this.localLogs,
@@ -156,7 +161,7 @@ export class Broker extends SimNode implements BrokerCore {
   protected override onStart(): void {
     this.image = emptyImage();
     this.published = false;
-    this.replicaManager.replicas.clear();
+    this.replicaManager.clear();
     this.channel.reset();
     this.purgatory.reset();
     this.fetcher.reset();
@@ -220,6 +225,25 @@ export class Broker extends SimNode implements BrokerCore {
   /** Network-in load in bytes/s as the broker sees it (EWMA, 1 s). */
   get networkInRate(): number {
     return this.load.networkInRate;
+  }
+
+  // ---- BrokerView: what the data-plane invariants read ----
+
+  /** The replicas this broker hosts now (none while it is down). */
+  hostedReplicas(): readonly ReplicaView[] {
+    return this.up ? this.replicaManager.hostedList() : NO_REPLICAS;
+  }
+
+  /** The log this broker stores for a partition (on its disk, or in shared storage), running or not. */
+  storedLog(topicId: string, partition: number): LogView | undefined {
+    return this.storageMode === 'shared'
+      ? this.sharedStorage!.get(topicId, partition)
+      : (this.disk.get('logs') as Map<string, PartitionLog> | undefined)?.get(`${topicId}:${partition}`);
+  }
+
+  /** The offset of the metadata this broker applied. */
+  get metadataOffset(): number {
+    return this.image.offset;
   }
 
   /** Partitions this broker currently leads and serves. */

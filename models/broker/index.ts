@@ -7,3 +7,13 @@
 // (AlterPartition), KIP-631 (broker registration and heartbeats), KIP-951 (leader hints).
 export { Broker, type BrokerOptions, type Replica, type ReplicaRole } from './broker.ts';
 export { type BrokerConfig, brokerDefaults } from './config.ts';
+export {
+  type AcknowledgedBatch,
+  type CommittedPartition,
+  DATA_PLANE_INVARIANTS,
+  type DataPlaneInvariantName,
+  DataPlaneInvariants,
+  type DataPlaneSource,
+} from './invariants.ts';
+export { sameBatch } from './log-agreement.ts';
+export type { BrokerView, LogView, ReplicaView } from './replica-view.ts';

@@ -26,6 +26,19 @@ export interface ReplicaManagerHooks {
 export class ReplicaManager implements ReplicaHost {
   readonly replicas = new Map<string, PartitionReplica>();
   private readonly keyCache = new Map<string, string[]>();
+  /** `replicas` as a list (BrokerView): built again after a change of the set, which is rare, not per read. */
+  private list: PartitionReplica[] | undefined;
+
+  /** The hosted replicas as a list: the same array until the set changes. */
+  hostedList(): readonly PartitionReplica[] {
+    return (this.list ??= [...this.replicas.values()]);
+  }
+
+  /** Drops every replica (a restart rebuilds them from the metadata). */
+  clear(): void {
+    this.replicas.clear();
+    this.list = undefined;
+  }
 
   constructor(
     private readonly core: BrokerCore,
@@ -159,6 +172,7 @@ export class ReplicaManager implements ReplicaHost {
     }
     const r = new PartitionReplica(this, key, topic.name, topic.topicId, p, log);
     this.replicas.set(key, r);
+    this.list = undefined;
     return r;
   }
 
@@ -216,6 +230,7 @@ export class ReplicaManager implements ReplicaHost {
     if (!r) return;
     const core = this.core;
     this.replicas.delete(key);
+    this.list = undefined;
     r.role = 'offline';
     this.hooks.onRoleChange(r);
     r.failWaiters(Errors.NOT_LEADER_OR_FOLLOWER.code);

@@ -13,7 +13,7 @@ export {
   type RecordData,
   type RecordRun,
 } from './batch.ts';
-export { type AppendOutcome, PartitionLog } from './partition-log.ts';
+export { type AppendOutcome, type LogWatcher, PartitionLog } from './partition-log.ts';
 export { SharedStorage } from './shared-storage.ts';
 
 export type StorageMode = 'kafka' | 'shared';

@@ -19,12 +19,19 @@ export type AppendOutcome =
   | { kind: 'duplicate'; baseOffset: number; lastOffset: number }
   | { kind: 'out-of-order'; expectedSequence: number };
 
+/** Hears of every change of a log's offsets (an append, a truncation, a new high watermark). */
+export interface LogWatcher {
+  logChanged(log: PartitionLog): void;
+}
+
 export class PartitionLog {
   private batches: RecordBatch[] = [];
   logStartOffset = 0;
   logEndOffset = 0;
-  highWatermark = 0;
+  #highWatermark = 0;
   sizeBytes = 0;
+  /** A checker that wants to hear of changes (one at a time; the data-plane invariants), else undefined. */
+  watcher: LogWatcher | undefined = undefined;
   /** (epoch, start offset) pairs, ascending: the leader-epoch checkpoint. */
   private epochs: { epoch: number; startOffset: number }[] = [];
   private producers = new Map<number, ProducerState>();
@@ -33,6 +40,15 @@ export class PartitionLog {
     readonly topic: string,
     readonly partition: number,
   ) {}
+
+  get highWatermark(): number {
+    return this.#highWatermark;
+  }
+
+  set highWatermark(offset: number) {
+    this.#highWatermark = offset;
+    this.watcher?.logChanged(this);
+  }
 
   get batchCount(): number {
     return this.batches.length;
@@ -102,6 +118,7 @@ export class PartitionLog {
     if (this.latestEpoch < b.partitionLeaderEpoch)
       this.epochs.push({ epoch: b.partitionLeaderEpoch, startOffset: b.baseOffset });
     if (b.producerId >= 0) this.trackProducer(b);
+    this.watcher?.logChanged(this);
   }
 
   private trackProducer(b: RecordBatch): void {
@@ -152,10 +169,11 @@ export class PartitionLog {
     const removed = this.batches.splice(i);
     for (const b of removed) this.sizeBytes -= b.bytes;
     this.logEndOffset = offset;
-    if (this.highWatermark > offset) this.highWatermark = offset;
+    if (this.#highWatermark > offset) this.#highWatermark = offset;
     while (this.epochs.length && this.epochs[this.epochs.length - 1]!.startOffset >= offset)
       this.epochs.pop();
     this.rebuildProducers();
+    this.watcher?.logChanged(this);
   }
 
   private rebuildProducers(): void {

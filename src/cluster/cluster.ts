@@ -10,7 +10,7 @@ import {
   type Goal,
 } from '../../models/balancer/index.ts';
 import type { BrokerConfig } from '../../models/broker/config.ts';
-import { Broker } from '../../models/broker/index.ts';
+import { Broker, DataPlaneInvariants } from '../../models/broker/index.ts';
 import {
   AdminClient,
   type ClientFlavour,
@@ -100,6 +100,11 @@ export interface ClusterOptions {
   /** Network latency between any two nodes. Default lognormal, median 0.5 ms. */
   latency?: Distribution;
   invariantEvery?: number;
+  /**
+   * The data-plane invariants (high watermark within the log, ISR logs agree up to it, acknowledged acks=all
+   * batches in every ISR member's log, ...), checked with the Raft ones. Default true.
+   */
+  dataPlaneInvariants?: boolean;
   traceBufferSize?: number;
   /** Where tool-format output lines go (default: kept in `cluster.output`). */
   out?: (line: string) => void;
@@ -147,6 +152,8 @@ export class Cluster {
   readonly metricsReporters = new Map<number, AutoBalancerMetricsReporter>();
   /** The metadata append load on each controller, when `metadataLoad` was given. */
   readonly metadataLoads: readonly MetadataAppendLoad[];
+  /** The data-plane invariants, unless turned off (acks=all deliveries of `producer()`s feed them). */
+  readonly dataPlane: DataPlaneInvariants | undefined;
   /** Who was active when: for leader-change counts and the time without an active controller. */
   readonly #activity = new ControllerActivity();
   private readonly trackers = new Map<string, DeliveryTracker>();
@@ -244,6 +251,18 @@ export class Cluster {
         }),
       );
     }
+    if (options.dataPlaneInvariants ?? true) {
+      this.dataPlane = new DataPlaneInvariants(this.sim, {
+        brokers: [...this.brokers.values()],
+        committed: (topic, partition) => {
+          const t = this.latestCommittedImage().topics[topic];
+          const reg = t?.partitions[partition];
+          return t && reg ? { topicId: t.topicId, isr: reg.isr } : undefined;
+        },
+        committedVersion: () => this.latestCommittedImage(),
+      });
+      this.dataPlane.register();
+    }
     if (options.autobalancer) {
       // Every controller carries the balancer; it acts on the active one and moves with it.
       const balancer = new AutoBalancer(this.controllers, {
@@ -288,6 +307,13 @@ export class Cluster {
     return this;
   }
 
+  /** The committed metadata image with the highest offset among the controllers (crashed ones keep theirs). */
+  latestCommittedImage(): MetadataImage {
+    let best = this.controllers[0]!.committedImage;
+    for (const c of this.controllers) if (c.committedImage.offset > best.offset) best = c.committedImage;
+    return best;
+  }
+
   bootstrap(): NodeId[] {
     return [...this.brokers.keys()].map(brokerNodeId);
   }
@@ -308,6 +334,20 @@ export class Cluster {
     const p = new Producer(this.sim, name, { bootstrap: this.bootstrap(), ...options });
     const tracker = new DeliveryTracker(name);
     p.onDelivery((r) => tracker.note(r));
+    const dataPlane = this.dataPlane;
+    if (dataPlane && p.config.acks === -1) {
+      p.onDelivery((r) => {
+        if (!r.error && r.baseOffset >= 0 && r.count > 0)
+          dataPlane.acknowledged({
+            topic: r.topic,
+            partition: r.partition,
+            baseOffset: r.baseOffset,
+            count: r.count,
+            origin: p.id,
+            firstIndex: r.runs[0]!.index,
+          });
+      });
+    }
     this.trackers.set(name, tracker);
     this.clients.set(name, p);
     p.start();
