@@ -10,7 +10,12 @@ import { runScenario, SCENARIOS_DIR } from '../../src/scenario/index.ts';
 function perfShared(dataPlaneInvariants: boolean): number {
   const c = createCluster({ seed: 11, brokers: 5, storage: 'shared', dataPlaneInvariants });
   c.admin.createTopic({ name: 'perf', partitions: 16 });
-  const report = c.producerPerfTest({ topic: 'perf', numRecords: 256_000, throughput: 5120, recordSize: 1024 });
+  const report = c.producerPerfTest({
+    topic: 'perf',
+    numRecords: 256_000,
+    throughput: 5120,
+    recordSize: 1024,
+  });
   c.runUntil(() => report.summary !== undefined, { timeout: '260s', description: 'perf test done' });
   return c.sim.eventCount;
 }
