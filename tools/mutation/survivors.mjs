@@ -9,6 +9,8 @@ for (const [path, file] of Object.entries(report.files)) {
     if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
     const l = m.location.start.line;
     const original = lines[l - 1].trim().slice(0, 90);
-    console.log(`${path}:${l}:${m.location.start.column} ${m.status} ${m.mutatorName}: ${JSON.stringify(m.replacement ?? '').slice(0, 60)}  | ${original}`);
+    console.log(
+      `${path}:${l}:${m.location.start.column} ${m.status} ${m.mutatorName}: ${JSON.stringify(m.replacement ?? '').slice(0, 60)}  | ${original}`,
+    );
   }
 }
