@@ -12,10 +12,12 @@ describe('roundrobin topic order', () => {
       members: [
         { memberId: 'c1', topics: ['t2'] },
         { memberId: 'c2', topics: ['t2', 't1'] },
+        { memberId: 'c3', topics: ['t1', 't2'] },
       ],
     };
-    // t1-0 first: c1 does not read t1, so c2 takes it; then t2-0 to c1 and t2-1 to c2.
-    const expected = { c1: ['t2-0'], c2: ['t1-0', 't2-1'] };
+    // t1-0 first: c1 does not read t1, so c2 takes it; then t2-0 to c3 and t2-1 to c1. (Laid out in the order
+    // the members named them, t2 first, c1 would get t2-0, c2 t2-1 and c3 t1-0.)
+    const expected = { c1: ['t2-1'], c2: ['t1-0'], c3: ['t2-0'] };
     expect(names(assignRoundRobin(input))).toEqual(expected);
     expect(names(assignRoundRobin(input, { ordering: 'librdkafka' }))).toEqual(expected);
   });
