@@ -116,6 +116,26 @@ describe('NetworkInUsageDistributionGoal', () => {
     expect(nwIn.actionAcceptanceScore(s.moveAction(0, 2), s)).toBe(-1); // to itself
     expect(nwIn.actionAcceptanceScore({ ...s.moveAction(0, 1), srcBrokerId: 1 }, s)).toBe(-1); // not on src
   });
+
+  it('rejects moves naming an unknown broker or a partition out of range; neutral about an ineligible source', () => {
+    const goals = networkGoals();
+    const [nwIn] = goals as [NetworkInUsageDistributionGoal];
+    const s = snapshotOf(
+      [1, 2, { id: 3, outOfDate: 'stale' }],
+      [
+        { leader: 2, bytesIn: 4 * MiB },
+        { leader: 3, bytesIn: 0 },
+      ],
+    );
+    initialized(s, goals);
+    const move = s.moveAction(0, 1);
+    expect(nwIn.actionAcceptanceScore(move, s)).toBe(0.5); // the valid move the others vary (neutral here)
+    expect(nwIn.actionAcceptanceScore({ ...move, destBrokerId: 99 }, s)).toBe(-1);
+    expect(nwIn.actionAcceptanceScore({ ...move, srcBrokerId: 99 }, s)).toBe(-1);
+    expect(nwIn.actionAcceptanceScore({ ...move, partition: -1 }, s)).toBe(-1);
+    expect(nwIn.actionAcceptanceScore({ ...move, partition: 2 }, s)).toBe(-1);
+    expect(nwIn.actionAcceptanceScore(s.moveAction(1, 1), s)).toBe(0.5); // source ineligible
+  });
 });
 
 describe('optimize with the network goals', () => {
