@@ -93,6 +93,19 @@ describe('PartitionLog: idempotent producer', () => {
     expect(log.appendAsLeader(idem(2, 2, 7, 1), 0, 0).kind).toBe('appended');
   });
 
+  it('producer id 0 is a producer like any other (ids start at 0)', () => {
+    const log = new PartitionLog('t', 0);
+    appended(log, idem(0, 2, 0, 0));
+    expect(log.appendAsLeader(idem(0, 2, 0, 0), 0, 0)).toEqual({ kind: 'duplicate', baseOffset: 0 });
+    expect(log.appendAsLeader(idem(5, 1, 0, 0), 0, 0)).toEqual({ kind: 'out-of-order', expectedSequence: 2 });
+    const follower = new PartitionLog('t', 0);
+    follower.appendAsFollower(log.allBatches());
+    expect(follower.appendAsLeader(idem(0, 2, 0, 0), 1, 0)).toEqual({ kind: 'duplicate', baseOffset: 0 });
+    appended(log, idem(2, 2, 0, 0));
+    log.truncateTo(2);
+    expect(log.appendAsLeader(idem(0, 2, 0, 0), 0, 0)).toEqual({ kind: 'duplicate', baseOffset: 0 });
+  });
+
   it('remembers exactly the 5 most recent batches per producer', () => {
     const log = new PartitionLog('t', 0);
     for (let i = 0; i < 6; i++) appended(log, idem(2 * i, 2));
@@ -209,6 +222,11 @@ describe('PartitionLog: truncateTo', () => {
     log.truncateTo(20);
     expect(log.logEndOffset).toBe(8);
     expect(log.batchCount).toBe(4);
+    // A new leader's epoch that has no batch yet starts at the log end: truncating to the end keeps it.
+    log.assignEpochStart(6);
+    log.truncateTo(8);
+    expect(log.latestEpoch).toBe(6);
+    expect(log.endOffsetForEpoch(6)).toEqual({ epoch: 6, endOffset: 8 });
   });
 
   it('forgets the epochs that started at or after the cut', () => {
