@@ -211,11 +211,26 @@ describe('successors and backoffs', () => {
         9,
       ),
     ).toEqual([3, 1, 2]);
+    // Whichever side of the comparison the unknown one is on.
+    for (const voters of [
+      [
+        { id: 1, endOffset: undefined },
+        { id: 2, endOffset: 0 },
+      ],
+      [
+        { id: 2, endOffset: 0 },
+        { id: 1, endOffset: undefined },
+      ],
+    ])
+      expect(successorsByDescendingFetchOffset(voters, 9)).toEqual([2, 1]);
   });
 
   it('a position outside the successor list backs off the whole maximum', () => {
     expect(strictExponentialElectionBackoffMs(-1, 3, 1000)).toBe(1000);
     expect(strictExponentialElectionBackoffMs(3, 3, 1000)).toBe(1000);
+    // Not the shifted value, which loses the low bits of a maximum that is not a multiple of 2^(total-1).
+    expect(strictExponentialElectionBackoffMs(3, 3, 1001)).toBe(1001);
+    expect(strictExponentialElectionBackoffMs(4, 3, 1001)).toBe(1001);
     expect(strictExponentialElectionBackoffMs(2, 3, 1000)).toBe(500);
     expect(strictExponentialElectionBackoffMs(1, 3, 1000)).toBe(250);
   });
