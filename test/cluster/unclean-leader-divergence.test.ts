@@ -4,7 +4,8 @@
 // log is the leader's, batch by batch, and a consumer reading from the start sees each record once. (The old
 // leader's unreplicated batches are lost: acks=1, and unclean election allows it.)
 import { describe, expect, it } from 'vitest';
-import { brokerNodeId, sameBatch } from '../../models/broker/index.ts';
+import { sameBatch } from '../../models/broker/index.ts';
+import { brokerNodeId } from '../../models/protocol/index.ts';
 import { createCluster } from '../../src/cluster/index.ts';
 
 describe('unclean leader election', () => {

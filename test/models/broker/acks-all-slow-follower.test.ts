@@ -2,8 +2,8 @@
 // high watermark passes the batch, which it can do only once the follower has left the ISR, after
 // replica.lag.time.max.ms without catching up (Kafka's Partition.maybeShrinkIsr and DelayedProduce).
 import { describe, expect, it } from 'vitest';
-import { brokerNodeId } from '../../../models/broker/index.ts';
 import type { DeliveryResult } from '../../../models/clients/index.ts';
+import { brokerNodeId } from '../../../models/protocol/index.ts';
 import { createCluster } from '../../../src/cluster/index.ts';
 
 const LAG_MS = 10_000;
