@@ -26,6 +26,13 @@ function batch(over: Partial<ProducerBatchData> = {}): ProducerBatchData {
 const idem = (seq: number, count = 2, producerId = 7, producerEpoch = 0): ProducerBatchData =>
   batch({ count, producerId, producerEpoch, baseSequence: seq });
 
+/** The duplicate answer for a batch of `count` records first appended at `baseOffset`. */
+const dup = (baseOffset: number, count: number) => ({
+  kind: 'duplicate',
+  baseOffset,
+  lastOffset: baseOffset + count - 1,
+});
+
 function appended(log: PartitionLog, data: ProducerBatchData, epoch = 0, now = 0): RecordBatch {
   const o = log.appendAsLeader(data, epoch, now);
   if (o.kind !== 'appended') throw new Error(`not appended: ${JSON.stringify(o)}`);
@@ -62,11 +69,8 @@ describe('PartitionLog: idempotent producer', () => {
     const log = new PartitionLog('t', 0);
     appended(log, idem(0, 3));
     const second = appended(log, idem(3, 2));
-    expect(log.appendAsLeader(idem(3, 2), 0, 0)).toEqual({
-      kind: 'duplicate',
-      baseOffset: second.baseOffset,
-    });
-    expect(log.appendAsLeader(idem(0, 3), 0, 0)).toEqual({ kind: 'duplicate', baseOffset: 0 });
+    expect(log.appendAsLeader(idem(3, 2), 0, 0)).toEqual(dup(second.baseOffset, 2));
+    expect(log.appendAsLeader(idem(0, 3), 0, 0)).toEqual(dup(0, 3));
     expect(log.logEndOffset).toBe(5);
     expect(log.batchCount).toBe(2);
   });
@@ -96,22 +100,21 @@ describe('PartitionLog: idempotent producer', () => {
   it('producer id 0 is a producer like any other (ids start at 0)', () => {
     const log = new PartitionLog('t', 0);
     appended(log, idem(0, 2, 0, 0));
-    expect(log.appendAsLeader(idem(0, 2, 0, 0), 0, 0)).toEqual({ kind: 'duplicate', baseOffset: 0 });
+    expect(log.appendAsLeader(idem(0, 2, 0, 0), 0, 0)).toEqual(dup(0, 2));
     expect(log.appendAsLeader(idem(5, 1, 0, 0), 0, 0)).toEqual({ kind: 'out-of-order', expectedSequence: 2 });
     const follower = new PartitionLog('t', 0);
     follower.appendAsFollower(log.allBatches());
-    expect(follower.appendAsLeader(idem(0, 2, 0, 0), 1, 0)).toEqual({ kind: 'duplicate', baseOffset: 0 });
+    expect(follower.appendAsLeader(idem(0, 2, 0, 0), 1, 0)).toEqual(dup(0, 2));
     appended(log, idem(2, 2, 0, 0));
     log.truncateTo(2);
-    expect(log.appendAsLeader(idem(0, 2, 0, 0), 0, 0)).toEqual({ kind: 'duplicate', baseOffset: 0 });
+    expect(log.appendAsLeader(idem(0, 2, 0, 0), 0, 0)).toEqual(dup(0, 2));
   });
 
   it('remembers exactly the 5 most recent batches per producer', () => {
     const log = new PartitionLog('t', 0);
     for (let i = 0; i < 6; i++) appended(log, idem(2 * i, 2));
     // Batches 1..5 (sequences 2..11) are remembered; batch 0 (sequence 0) has left the window.
-    for (let i = 1; i < 6; i++)
-      expect(log.appendAsLeader(idem(2 * i, 2), 0, 0)).toEqual({ kind: 'duplicate', baseOffset: 2 * i });
+    for (let i = 1; i < 6; i++) expect(log.appendAsLeader(idem(2 * i, 2), 0, 0)).toEqual(dup(2 * i, 2));
     expect(log.appendAsLeader(idem(0, 2), 0, 0)).toEqual({ kind: 'out-of-order', expectedSequence: 12 });
   });
 
@@ -121,7 +124,7 @@ describe('PartitionLog: idempotent producer', () => {
     const batches = [appended(leader, idem(0, 2)), appended(leader, idem(2, 3))];
     follower.appendAsFollower(batches);
     // Promoted, the follower recognises the retry and expects sequence 5 next.
-    expect(follower.appendAsLeader(idem(2, 3), 1, 0)).toEqual({ kind: 'duplicate', baseOffset: 2 });
+    expect(follower.appendAsLeader(idem(2, 3), 1, 0)).toEqual(dup(2, 3));
     expect(follower.appendAsLeader(idem(6, 1), 1, 0)).toEqual({ kind: 'out-of-order', expectedSequence: 5 });
   });
 });
@@ -245,7 +248,7 @@ describe('PartitionLog: truncateTo', () => {
     log.truncateTo(4);
     // Sequences 4.. are gone: 4 is expected next, and a retry of 2..3 is still a duplicate.
     expect(log.appendAsLeader(idem(6, 2), 4, 0)).toEqual({ kind: 'out-of-order', expectedSequence: 4 });
-    expect(log.appendAsLeader(idem(2, 2), 4, 0)).toEqual({ kind: 'duplicate', baseOffset: 2 });
+    expect(log.appendAsLeader(idem(2, 2), 4, 0)).toEqual(dup(2, 2));
     expect(appended(log, idem(4, 2), 4).baseOffset).toBe(4);
     // Cut to nothing: the producer is new again.
     log.truncateTo(0);
