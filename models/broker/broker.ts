@@ -16,7 +16,7 @@
 //   kafka-apis.ts          the dispatcher                                (KafkaApis)
 
 import { GroupCoordinator } from '../group/index.ts';
-import { emptyImage, type LogEntry, type MetadataImage, replay } from '../metadata/index.ts';
+import { emptyImage, type LogEntry, type MetadataImage, replayDelta } from '../metadata/index.ts';
 import type { CreateTopicsResponse } from '../protocol/index.ts';
 import { type BrokerRequest, brokerNodeId, OFFSETS_TOPIC } from '../protocol/index.ts';
 import { type NodeId, type RequestOutcome, SimNode, type Simulation } from '../sim/index.ts';
@@ -175,9 +175,9 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
   /** Replays committed metadata records and acts on what changed for this broker's replicas. */
   applyMetadata(entries: readonly LogEntry[]): void {
     const before = this.image;
-    const after = replay(before, entries);
+    const { image: after, changedPartitions } = replayDelta(before, entries);
     this.image = after;
-    if (this.published) this.replicaManager.applyDelta(before, after);
+    if (this.published) this.replicaManager.applyDelta(before, after, changedPartitions);
     else this.maybePublish();
   }
 

@@ -104,10 +104,25 @@ export class ReplicaManager implements ReplicaHost {
   // ---- metadata changes ----
 
   /** Acts on what changed between two images for this broker's replicas (Kafka's ReplicaManager.applyDelta). */
-  applyDelta(before: MetadataImage, after: MetadataImage): void {
+  applyDelta(
+    before: MetadataImage,
+    after: MetadataImage,
+    changed?: ReadonlyMap<string, readonly number[]>,
+  ): void {
     for (const [name, topic] of Object.entries(after.topics)) {
       const old = before.topics[name];
       if (old === topic) continue;
+      if (changed && old && old.topicId === topic.topicId) {
+        // Only the partitions the replay wrote, in partition order (each at most once).
+        const ids = changed.get(name);
+        if (!ids) continue;
+        const sorted = ids.length === 1 ? ids : [...new Set(ids)].sort((a, b) => a - b);
+        for (const p of sorted) {
+          const reg = topic.partitions[p];
+          if (reg && old.partitions[p] !== reg) this.onPartitionChange(topic, p, reg);
+        }
+        continue;
+      }
       topic.partitions.forEach((reg, p) => {
         if (old && old.topicId === topic.topicId && old.partitions[p] === reg) return;
         this.onPartitionChange(topic, p, reg);

@@ -1,4 +1,3 @@
-import { type Draft, freeze, Immer } from 'immer';
 import { ExitCode, KafkasimError } from '../sim/index.ts';
 import {
   type BrokerRegistrationChangeRecord,
@@ -61,21 +60,14 @@ export interface MetadataImage {
   readonly features: Readonly<Record<string, number>>;
 }
 
-// Our own instance, so that images stay frozen (safe to share between brokers, API and reports)
-// whatever another module does to immer's global setAutoFreeze.
-const immer = new Immer({ autoFreeze: true });
-
-const EMPTY_IMAGE: MetadataImage = freeze(
-  {
-    offset: -1,
-    brokers: {},
-    topics: {},
-    topicNamesById: {},
-    configs: { topic: {}, broker: {} },
-    features: {},
-  },
-  true,
-);
+const EMPTY_IMAGE: MetadataImage = deepFreeze({
+  offset: -1,
+  brokers: {},
+  topics: {},
+  topicNamesById: {},
+  configs: { topic: {}, broker: {} },
+  features: {},
+});
 
 export function emptyImage(): MetadataImage {
   return EMPTY_IMAGE;
@@ -99,12 +91,39 @@ export class MetadataReplayError extends KafkasimError {
 /**
  * Applies committed log entries to an image, as a KRaft broker or standby controller replays
  * `MetadataDelta`s into a new `MetadataImage`. Pure: the input image is never touched, and the result
- * shares every part the entries did not change.
+ * shares every part the entries did not change (copy on write: a topic's partition list is copied once per
+ * call however many of its partitions change, so replaying a 100,000-partition topic's creation is linear).
  *
  * Offsets must be strictly increasing and above `image.offset`; they need not be contiguous, because
  * Raft control records (LeaderChange) take offsets in the metadata log too.
  */
 export function replay(image: MetadataImage, entries: readonly LogEntry[]): MetadataImage {
+  return replayDelta(image, entries).image;
+}
+
+/** What a replay changed (Kafka's MetadataDelta): the topics and partitions that are new objects. */
+export interface ImageDelta {
+  readonly image: MetadataImage;
+  /** Per topic name, the partition ids whose registration was written (in the order first written). */
+  readonly changedPartitions: ReadonlyMap<string, readonly number[]>;
+}
+
+/**
+ * Replays already made, by base image and the entries' records. Every broker replays the same committed log, mostly
+ * in lockstep, and replay is pure: the first to replay a span makes the image and the others share it (one image,
+ * not one per broker, which is what keeps 100 brokers x 100,000 partitions in memory). Keyed by object identity
+ * (the base image, the first and last record), so entries that are not the same records never match.
+ */
+const replayed = new WeakMap<
+  MetadataImage,
+  WeakMap<MetadataRecord, { first: MetadataRecord; count: number; delta: ImageDelta }>
+>();
+
+/** The image first made ending with a given (frozen, logged) record: see replayDelta. */
+const canonical = new WeakMap<MetadataRecord, MetadataImage>();
+
+/** `replay`, also saying which partitions changed, so that a reader acts on them without scanning the rest. */
+export function replayDelta(image: MetadataImage, entries: readonly LogEntry[]): ImageDelta {
   let previous = image.offset;
   for (const entry of entries) {
     if (!Number.isSafeInteger(entry.offset) || entry.offset <= previous) {
@@ -115,64 +134,214 @@ export function replay(image: MetadataImage, entries: readonly LogEntry[]): Meta
     }
     previous = entry.offset;
   }
-  if (entries.length === 0) return image;
-  // One produce per batch of entries, not per record: drafting is the costly part.
-  return immer.produce(image, (draft) => {
-    for (const entry of entries) applyRecord(draft, entry.offset, entry.record);
-    draft.offset = previous;
-  });
+  if (entries.length === 0) return { image, changedPartitions: new Map() };
+  const first = entries[0]!.record;
+  const last = entries[entries.length - 1]!.record;
+  let byLast = replayed.get(image);
+  const hit = byLast?.get(last);
+  if (hit && hit.first === first && hit.count === entries.length && hit.delta.image.offset === previous)
+    return hit.delta;
+  const b = new ImageBuilder(image);
+  for (const entry of entries) applyRecord(b, entry.offset, entry.record);
+  let built = b.build(previous);
+  // Brokers that started a few records apart replay different spans, so their images would stay distinct
+  // objects forever. A metadata log clones and freezes every record it appends, so the same frozen record at the
+  // same offset means the same committed log up to there, and the images are equal: share the first one made.
+  if (Object.isFrozen(last)) {
+    const known = canonical.get(last);
+    if (known && known.offset === previous) built = known;
+    else canonical.set(last, built);
+  }
+  const delta: ImageDelta = { image: built, changedPartitions: b.changedPartitions };
+  if (!byLast) replayed.set(image, (byLast = new WeakMap()));
+  byLast.set(last, { first, count: entries.length, delta });
+  return delta;
 }
 
-function applyRecord(draft: Draft<MetadataImage>, offset: number, record: MetadataRecord): void {
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type MutableTopic = { name: string; topicId: string; partitions: PartitionRegistration[] };
+
+/**
+ * The image being built: each part is copied the first time a record writes it, and what was copied or made
+ * is frozen at the end (what was shared stays as it was, frozen already).
+ */
+class ImageBuilder {
+  private brokers: Record<number, BrokerRegistration> | undefined;
+  private topics: Record<string, TopicImage> | undefined;
+  private topicNamesById: Record<string, string> | undefined;
+  private configTopic: Record<string, Readonly<Record<string, string>>> | undefined;
+  private configBroker: Record<string, Readonly<Record<string, string>>> | undefined;
+  private features: Record<string, number> | undefined;
+  /** Objects made in this replay (mutable until build freezes them). */
+  private readonly made = new Set<object>();
+  readonly changedPartitions = new Map<string, number[]>();
+
+  constructor(private readonly base: MetadataImage) {}
+
+  get brokersView(): Readonly<Record<number, BrokerRegistration>> {
+    return this.brokers ?? this.base.brokers;
+  }
+  get topicsView(): Readonly<Record<string, TopicImage>> {
+    return this.topics ?? this.base.topics;
+  }
+  get namesView(): Readonly<Record<string, string>> {
+    return this.topicNamesById ?? this.base.topicNamesById;
+  }
+  get featuresView(): Readonly<Record<string, number>> {
+    return this.features ?? this.base.features;
+  }
+  configsView(kind: 'topic' | 'broker'): Readonly<Record<string, Readonly<Record<string, string>>>> {
+    if (kind === 'topic') return this.configTopic ?? this.base.configs.topic;
+    return this.configBroker ?? this.base.configs.broker;
+  }
+
+  writableBrokers(): Record<number, BrokerRegistration> {
+    this.brokers ??= this.copy(this.base.brokers);
+    return this.brokers;
+  }
+  writableTopics(): Record<string, TopicImage> {
+    this.topics ??= this.copy(this.base.topics);
+    return this.topics;
+  }
+  writableNames(): Record<string, string> {
+    this.topicNamesById ??= this.copy(this.base.topicNamesById);
+    return this.topicNamesById;
+  }
+  writableFeatures(): Record<string, number> {
+    this.features ??= this.copy(this.base.features);
+    return this.features;
+  }
+  writableConfigs(kind: 'topic' | 'broker'): Record<string, Readonly<Record<string, string>>> {
+    if (kind === 'topic') return (this.configTopic ??= this.copy(this.base.configs.topic));
+    return (this.configBroker ??= this.copy(this.base.configs.broker));
+  }
+
+  /** A copy of `o` this replay may write (objects made here are written in place). */
+  writable<T extends object>(o: T): Mutable<T> {
+    return (this.made.has(o) ? o : this.copy(o)) as Mutable<T>;
+  }
+
+  /** The topic `name`, writable (its partition list too). */
+  writableTopic(name: string): MutableTopic {
+    const topics = this.writableTopics();
+    const t = topics[name]!;
+    if (this.made.has(t)) return t as MutableTopic;
+    const copy: MutableTopic = { name: t.name, topicId: t.topicId, partitions: t.partitions.slice() };
+    this.made.add(copy);
+    this.made.add(copy.partitions);
+    topics[name] = copy;
+    return copy;
+  }
+
+  /** A container this replay made and may still write (frozen by build). */
+  made_<T extends object>(o: T): T {
+    this.made.add(o);
+    return o;
+  }
+
+  notePartition(topic: string, partition: number): void {
+    let list = this.changedPartitions.get(topic);
+    if (!list) this.changedPartitions.set(topic, (list = []));
+    list.push(partition);
+  }
+
+  private copy<T extends object>(o: T): T {
+    const c = (Array.isArray(o) ? o.slice() : { ...o }) as T;
+    this.made.add(c);
+    return c;
+  }
+
+  build(offset: number): MetadataImage {
+    const base = this.base;
+    const configs =
+      this.configTopic || this.configBroker
+        ? { topic: this.configTopic ?? base.configs.topic, broker: this.configBroker ?? base.configs.broker }
+        : base.configs;
+    const image: MetadataImage = {
+      offset,
+      brokers: this.brokers ?? base.brokers,
+      topics: this.topics ?? base.topics,
+      topicNamesById: this.topicNamesById ?? base.topicNamesById,
+      configs,
+      features: this.features ?? base.features,
+    };
+    for (const o of this.made) Object.freeze(o);
+    if (configs !== base.configs) Object.freeze(configs);
+    return Object.freeze(image);
+  }
+}
+
+/** A frozen copy of a record's list (the record itself stays unfrozen: it is the caller's). */
+function frozenCopy(list: readonly number[]): readonly number[] {
+  return Object.freeze(list.slice());
+}
+
+/** Freezes an object and everything reachable from it (for images built by hand, such as the empty one). */
+function deepFreeze<T>(o: T): T {
+  if (o !== null && typeof o === 'object' && !Object.isFrozen(o)) {
+    Object.freeze(o);
+    for (const v of Object.values(o)) deepFreeze(v);
+  }
+  return o;
+}
+
+function applyRecord(b: ImageBuilder, offset: number, record: MetadataRecord): void {
   const fail: (reason: string) => never = (reason) => {
     throw new MetadataReplayError(offset, record, reason);
   };
   switch (record.type) {
     case 'RegisterBrokerRecord':
-      registerBroker(draft, offset, record);
+      registerBroker(b, offset, record);
       return;
     case 'UnregisterBrokerRecord': {
-      const current = own(draft.brokers, record.brokerId);
+      const current = own(b.brokersView, record.brokerId);
       if (current === undefined) fail(`no broker ${record.brokerId} is registered`);
       if (current.brokerEpoch !== record.brokerEpoch)
         fail(`broker ${record.brokerId} is registered with epoch ${current.brokerEpoch}`);
-      delete draft.brokers[record.brokerId];
+      delete b.writableBrokers()[record.brokerId];
       return;
     }
     case 'BrokerRegistrationChangeRecord':
-      changeBroker(draft, record, fail);
+      changeBroker(b, record, fail);
       return;
-    case 'TopicRecord':
+    case 'TopicRecord': {
       // Maps are plain objects; a '__proto__' key would rewrite the prototype instead of adding a topic.
       if (record.name === '__proto__' || record.topicId === '__proto__')
         fail('kafkasim cannot hold that name');
-      if (own(draft.topics, record.name) !== undefined) fail(`topic '${record.name}' already exists`);
-      if (own(draft.topicNamesById, record.topicId) !== undefined)
-        fail(`topic id ${record.topicId} already names '${draft.topicNamesById[record.topicId]}'`);
-      draft.topics[record.name] = { name: record.name, topicId: record.topicId, partitions: [] };
-      draft.topicNamesById[record.topicId] = record.name;
+      if (own(b.topicsView, record.name) !== undefined) fail(`topic '${record.name}' already exists`);
+      const names = b.namesView;
+      if (own(names, record.topicId) !== undefined)
+        fail(`topic id ${record.topicId} already names '${names[record.topicId]}'`);
+      const partitions = b.made_<PartitionRegistration[]>([]);
+      b.writableTopics()[record.name] = b.made_({ name: record.name, topicId: record.topicId, partitions });
+      b.writableNames()[record.topicId] = record.name;
       return;
+    }
     case 'PartitionRecord':
-      putPartition(draft, record, fail);
+      putPartition(b, record, fail);
       return;
     case 'PartitionChangeRecord':
-      changePartition(draft, record, fail);
+      changePartition(b, record, fail);
       return;
     case 'RemoveTopicRecord': {
-      const name = own(draft.topicNamesById, record.topicId);
+      const name = own(b.namesView, record.topicId);
       if (name === undefined) fail(`no topic has id ${record.topicId}`);
-      delete draft.topics[name];
-      delete draft.topicNamesById[record.topicId];
+      delete b.writableTopics()[name];
+      delete b.writableNames()[record.topicId];
+      b.changedPartitions.delete(name);
       // Kafka's ReplicationControlManager drops the topic's configs along with it.
-      delete draft.configs.topic[name];
+      if (Object.hasOwn(b.configsView('topic'), name)) delete b.writableConfigs('topic')[name];
       return;
     }
     case 'ConfigRecord':
-      applyConfig(draft, record, fail);
+      applyConfig(b, record, fail);
       return;
     case 'FeatureLevelRecord':
-      if (record.featureLevel === 0) delete draft.features[record.name];
-      else draft.features[record.name] = record.featureLevel;
+      if (record.featureLevel === 0) {
+        if (Object.hasOwn(b.featuresView, record.name)) delete b.writableFeatures()[record.name];
+      } else if (b.featuresView[record.name] !== record.featureLevel) {
+        b.writableFeatures()[record.name] = record.featureLevel;
+      }
       return;
     case 'NoOpRecord':
       return;
@@ -184,13 +353,13 @@ function applyRecord(draft: Draft<MetadataImage>, offset: number, record: Metada
 }
 
 /** Own properties only: topic names such as 'constructor' are legal in Kafka. */
-function own<V>(map: Record<string | number, V>, key: string | number): V | undefined {
+function own<V>(map: Readonly<Record<string | number, V>>, key: string | number): V | undefined {
   return Object.hasOwn(map, key) ? map[key] : undefined;
 }
 
-function registerBroker(draft: Draft<MetadataImage>, offset: number, record: RegisterBrokerRecord): void {
+function registerBroker(b: ImageBuilder, offset: number, record: RegisterBrokerRecord): void {
   // A re-registration replaces the old one; the controller decides whether it is allowed.
-  draft.brokers[record.brokerId] = {
+  b.writableBrokers()[record.brokerId] = b.made_({
     brokerId: record.brokerId,
     incarnationId: record.incarnationId,
     brokerEpoch: offset,
@@ -199,104 +368,118 @@ function registerBroker(draft: Draft<MetadataImage>, offset: number, record: Reg
     port: record.port,
     fenced: record.fenced,
     inControlledShutdown: false,
-  };
+  });
 }
 
 function changeBroker(
-  draft: Draft<MetadataImage>,
+  b: ImageBuilder,
   record: BrokerRegistrationChangeRecord,
   fail: (reason: string) => never,
 ): void {
-  const broker = own(draft.brokers, record.brokerId);
+  const broker = own(b.brokersView, record.brokerId);
   if (broker === undefined) fail(`no broker ${record.brokerId} is registered`);
   if (broker.brokerEpoch !== record.brokerEpoch)
     fail(`broker ${record.brokerId} is registered with epoch ${broker.brokerEpoch}`);
-  if (record.fenced === 1) broker.fenced = true;
-  else if (record.fenced === -1) broker.fenced = false;
+  let fenced = broker.fenced;
+  if (record.fenced === 1) fenced = true;
+  else if (record.fenced === -1) fenced = false;
   else if (record.fenced !== 0) fail(`fenced must be 1, -1 or 0, not ${record.fenced}`);
-  if (record.inControlledShutdown === 1) broker.inControlledShutdown = true;
+  let inControlledShutdown = broker.inControlledShutdown;
+  if (record.inControlledShutdown === 1) inControlledShutdown = true;
   else if (record.inControlledShutdown !== undefined && record.inControlledShutdown !== 0)
     fail(`inControlledShutdown must be 0 or 1, not ${record.inControlledShutdown}`);
+  // Writing a value a registration already has changes nothing (the registration stays the same object).
+  if (fenced === broker.fenced && inControlledShutdown === broker.inControlledShutdown) return;
+  const w = b.writable(broker);
+  w.fenced = fenced;
+  w.inControlledShutdown = inControlledShutdown;
+  b.writableBrokers()[record.brokerId] = w;
 }
 
-function topicById(draft: Draft<MetadataImage>, topicId: string, fail: (reason: string) => never) {
-  const name = own(draft.topicNamesById, topicId);
+function topicNameById(b: ImageBuilder, topicId: string, fail: (reason: string) => never): string {
+  const name = own(b.namesView, topicId);
   if (name === undefined) fail(`no topic has id ${topicId}`);
-  return draft.topics[name]!;
+  return name;
 }
 
-function putPartition(
-  draft: Draft<MetadataImage>,
-  record: PartitionRecord,
-  fail: (reason: string) => never,
-): void {
-  const topic = topicById(draft, record.topicId, fail);
+function putPartition(b: ImageBuilder, record: PartitionRecord, fail: (reason: string) => never): void {
+  const name = topicNameById(b, record.topicId, fail);
   const id = record.partitionId;
+  const current = b.topicsView[name]!;
   // Replacing an existing partition is allowed (snapshots restate partitions); a hole is not.
-  if (!Number.isInteger(id) || id < 0 || id > topic.partitions.length)
-    fail(`topic '${topic.name}' has ${topic.partitions.length} partition(s); cannot add partition ${id}`);
+  if (!Number.isInteger(id) || id < 0 || id > current.partitions.length)
+    fail(`topic '${current.name}' has ${current.partitions.length} partition(s); cannot add partition ${id}`);
+  const topic = b.writableTopic(name);
   // Arrays are copied so that freezing the image never freezes the caller's record.
-  topic.partitions[id] = {
+  // Registrations are frozen as made: a later record of the same replay that changes one copies it.
+  topic.partitions[id] = Object.freeze({
     partition: id,
-    replicas: [...record.replicas],
-    isr: [...record.isr],
-    removingReplicas: [...record.removingReplicas],
-    addingReplicas: [...record.addingReplicas],
+    replicas: frozenCopy(record.replicas),
+    isr: frozenCopy(record.isr),
+    removingReplicas: frozenCopy(record.removingReplicas),
+    addingReplicas: frozenCopy(record.addingReplicas),
     leader: record.leader,
     leaderEpoch: record.leaderEpoch,
     partitionEpoch: record.partitionEpoch,
-  };
+  });
+  b.notePartition(name, id);
 }
 
 /** Kafka's `PartitionRegistration.merge`: absent fields stay, any change bumps partitionEpoch. */
 function changePartition(
-  draft: Draft<MetadataImage>,
+  b: ImageBuilder,
   record: PartitionChangeRecord,
   fail: (reason: string) => never,
 ): void {
-  const topic = topicById(draft, record.topicId, fail);
-  const partition = topic.partitions[record.partitionId];
-  if (partition === undefined) fail(`topic '${topic.name}' has no partition ${record.partitionId}`);
-  if (record.replicas !== undefined) partition.replicas = [...record.replicas];
-  if (record.isr !== undefined) partition.isr = [...record.isr];
-  if (record.removingReplicas !== undefined) partition.removingReplicas = [...record.removingReplicas];
-  if (record.addingReplicas !== undefined) partition.addingReplicas = [...record.addingReplicas];
-  // A present leader bumps the epoch even if unchanged: the controller relies on that to fence
-  // replicas it removes in a reassignment (kraft.md "Removal forces a leader-epoch bump").
+  const name = topicNameById(b, record.topicId, fail);
+  const current = b.topicsView[name]!.partitions[record.partitionId];
+  if (current === undefined) fail(`topic '${name}' has no partition ${record.partitionId}`);
+  const topic = b.writableTopic(name);
+  const partition: Mutable<PartitionRegistration> = { ...current };
+  if (record.replicas !== undefined) partition.replicas = frozenCopy(record.replicas);
+  if (record.isr !== undefined) partition.isr = frozenCopy(record.isr);
+  if (record.removingReplicas !== undefined) partition.removingReplicas = frozenCopy(record.removingReplicas);
+  if (record.addingReplicas !== undefined) partition.addingReplicas = frozenCopy(record.addingReplicas);
+  // A present leader bumps the epoch even if unchanged: the controller relies on that to fence replicas it
+  // removes in a reassignment (Kafka's PartitionChangeBuilder bumps the leader epoch on a replica removal).
   if (record.leader !== undefined && record.leader !== NO_LEADER_CHANGE) {
     partition.leader = record.leader;
     partition.leaderEpoch += 1;
   }
   partition.partitionEpoch += 1;
+  topic.partitions[record.partitionId] = Object.freeze(partition);
+  b.notePartition(name, record.partitionId);
 }
 
-function applyConfig(
-  draft: Draft<MetadataImage>,
-  record: ConfigRecord,
-  fail: (reason: string) => never,
-): void {
-  let resources: Record<string, Record<string, string>>;
+function applyConfig(b: ImageBuilder, record: ConfigRecord, fail: (reason: string) => never): void {
+  let kind: 'topic' | 'broker';
   if (record.resourceType === 'TOPIC') {
     // Kafka writes a new topic's ConfigRecords right after its TopicRecord, so the topic must exist.
-    if (own(draft.topics, record.resourceName) === undefined) fail(`no topic '${record.resourceName}'`);
-    resources = draft.configs.topic;
+    if (own(b.topicsView, record.resourceName) === undefined) fail(`no topic '${record.resourceName}'`);
+    kind = 'topic';
   } else if (record.resourceType === 'BROKER') {
     // Broker configs may precede the broker's registration (Kafka allows it), so only the name's form is checked.
     if (record.resourceName !== '' && !/^\d+$/.test(record.resourceName))
       fail(`broker config resource '${record.resourceName}' is neither '' nor a broker id`);
-    resources = draft.configs.broker;
+    kind = 'broker';
   } else {
     fail(`unknown resourceType ${String(record.resourceType)}`);
   }
-  const current = own(resources, record.resourceName);
+  const view = kind === 'topic' ? b.configsView('topic') : b.configsView('broker');
+  const current = own(view, record.resourceName);
   if (record.value === null) {
-    if (current === undefined) return;
-    delete current[record.name];
+    if (current === undefined || !Object.hasOwn(current, record.name)) return;
+    const resources = b.writableConfigs(kind);
+    const w = b.writable(current) as Record<string, string>;
+    delete w[record.name];
     // Like Kafka's ConfigurationsImage, a resource with no overrides left disappears.
-    if (Object.keys(current).length === 0) delete resources[record.resourceName];
+    if (Object.keys(w).length === 0) delete resources[record.resourceName];
+    else resources[record.resourceName] = w;
   } else if (current === undefined) {
-    resources[record.resourceName] = { [record.name]: record.value };
-  } else {
-    current[record.name] = record.value;
+    b.writableConfigs(kind)[record.resourceName] = b.made_({ [record.name]: record.value });
+  } else if (current[record.name] !== record.value || !Object.hasOwn(current, record.name)) {
+    const w = b.writable(current) as Record<string, string>;
+    w[record.name] = record.value;
+    b.writableConfigs(kind)[record.resourceName] = w;
   }
 }

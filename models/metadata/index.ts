@@ -18,7 +18,7 @@ export type {
   PartitionRegistration,
   TopicImage,
 } from './image.ts';
-export { emptyImage, MetadataReplayError, replay } from './image.ts';
+export { emptyImage, type ImageDelta, MetadataReplayError, replay, replayDelta } from './image.ts';
 export type {
   LocalMetadataLogOptions,
   MetadataLog,
