@@ -180,10 +180,12 @@ export class ReplicaManager implements ReplicaHost {
     let log: PartitionLog;
     if (this.core.storageMode === 'shared') {
       log = this.shared!.open(topic.topicId, topic.name, p);
+      log.reportTo(this.core.sim.fingerprint, `shared/${key}`);
     } else {
       const logs = this.hooks.localLogs();
       log = logs.get(key) ?? new PartitionLog(topic.name, p);
       logs.set(key, log);
+      log.reportTo(this.core.sim.fingerprint, `broker-${this.core.brokerId}/${key}`);
     }
     const r = new PartitionReplica(this, key, topic.name, topic.topicId, p, log);
     this.replicas.set(key, r);

@@ -21,6 +21,8 @@ export class SimEvent {
     readonly label: string | undefined,
     /** @internal The queue while the event is in its heap; null once popped, so a late cancel() is not counted. */
     public owner: EventQueue | null,
+    /** The node the event belongs to (for the run's fingerprint), if any. */
+    readonly node: string | undefined = undefined,
   ) {}
 
   /** Cancels the event; a cancelled event never runs. Cancelling twice, or after it ran, is harmless. */
@@ -45,6 +47,8 @@ export interface LaneEntry {
   seq: number;
   /** True from add() until the entry runs or is withdrawn. */
   queued: boolean;
+  /** The node the entry's event belongs to (for the run's fingerprint), if any. */
+  readonly node?: string | undefined;
 }
 
 /** Where the queue re-keys a lane's heap slot (the slot's time and seq are readonly to everyone else). */
@@ -134,8 +138,8 @@ export class EventQueue {
     return this.heap.length - this.dead - this.slots + this.laneLive;
   }
 
-  push(time: number, fn: () => void, label?: string): SimEvent {
-    const ev = new SimEvent(time, this.seq++, fn, label, this);
+  push(time: number, fn: () => void, label?: string, node?: string): SimEvent {
+    const ev = new SimEvent(time, this.seq++, fn, label, this, node);
     const heap = this.heap;
     heap.push(ev);
     this.siftUp(heap.length - 1);
@@ -143,8 +147,8 @@ export class EventQueue {
   }
 
   /** Like push, but runs `fn(arg)`: one shared function and a record instead of a closure per event. */
-  pushCall<A>(time: number, fn: (arg: A) => void, arg: A, label?: string): SimEvent {
-    const ev = new SimEvent(time, this.seq++, fn, label, this);
+  pushCall<A>(time: number, fn: (arg: A) => void, arg: A, label?: string, node?: string): SimEvent {
+    const ev = new SimEvent(time, this.seq++, fn, label, this, node);
     ev.arg = arg;
     const heap = this.heap;
     heap.push(ev);

@@ -5,6 +5,7 @@ export { constant, type Distribution, mean, sample } from './distribution.ts';
 export { DurationError, formatDuration, parseDuration } from './duration.ts';
 export { InvariantViolation, type SimContext, SimTimeoutError, SimulationError } from './errors.ts';
 export { EventQueue, type Lane, type LaneEntry, SimEvent, type Timer } from './event-queue.ts';
+export { Fingerprint } from './fingerprint.ts';
 export { ExitCode, KafkasimError } from './kafkasim-error.ts';
 export { type Endpoint, Network, type NetworkStats, type NodeId, type RequestOutcome } from './network.ts';
 export { type NodeStatus, type Periodic, SimNode } from './node.ts';

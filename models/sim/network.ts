@@ -67,6 +67,10 @@ class PendingRequest implements LaneEntry {
   response: unknown = undefined;
   /** The timeout when there are too many distinct timeout lengths for lanes. */
   timer: Timer | undefined = undefined;
+  /** The node its timeout event belongs to: the sender. */
+  get node(): NodeId {
+    return this.from;
+  }
   constructor(
     readonly from: NodeId,
     readonly to: NodeId,
@@ -239,7 +243,14 @@ export class Network {
     );
     // The timeout takes its place in the event order before the request leg, as a timer scheduled here would.
     if (lane) lane.add(this.sim.now + timeoutMs, r);
-    else r.timer = this.sim.scheduleCallAt(this.sim.now + timeoutMs, this.timeOut, r, 'net.request-timeout');
+    else
+      r.timer = this.sim.scheduleCallAt(
+        this.sim.now + timeoutMs,
+        this.timeOut,
+        r,
+        'net.request-timeout',
+        from,
+      );
     r.delay = this.launch(state, to, payload, 0, this.arriveRequest, r);
   }
 
@@ -298,7 +309,7 @@ export class Network {
     if (!state?.endpoint.up) {
       // The target is down: the connection is refused, and the sender hears of it after as long again.
       this.stats.dropped++;
-      this.sim.scheduleCallAt(this.sim.now + r.delay, this.disconnect, r, 'net.refused');
+      this.sim.scheduleCallAt(this.sim.now + r.delay, this.disconnect, r, 'net.refused', r.from);
       return;
     }
     this.stats.delivered++;
@@ -375,7 +386,8 @@ export class Network {
       if (r.replied || r.done) continue;
       r.replied = true;
       const back = this.link(this.state(r.to), r.from).latency ?? this.defaultLatency;
-      this.sim.scheduleCallAt(this.sim.now + sample(back, this.dropRng), this.disconnect, r, 'net.reset');
+      const at = this.sim.now + sample(back, this.dropRng);
+      this.sim.scheduleCallAt(at, this.disconnect, r, 'net.reset', r.from);
     }
   }
 
@@ -420,7 +432,7 @@ export class Network {
     let at = this.sim.now + delay;
     if (at < link.lastDelivery) at = link.lastDelivery;
     link.lastDelivery = at;
-    this.sim.scheduleCallAt(at, arrive, arg, 'net.deliver');
+    this.sim.scheduleCallAt(at, arrive, arg, 'net.deliver', to);
     return delay;
   }
 }

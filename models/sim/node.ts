@@ -99,6 +99,7 @@ export abstract class SimNode {
         if (this.status === 'up' && this.incarnation === incarnation) fn();
       },
       label,
+      this.id,
     );
   }
 
@@ -109,10 +110,10 @@ export abstract class SimNode {
     // One closure for the whole life of the task (not one per tick), still scheduled through sim.schedule.
     const tick = () => {
       if (this.status !== 'up' || this.incarnation !== incarnation) return;
-      timer = this.sim.schedule(intervalMs, tick, label);
+      timer = this.sim.schedule(intervalMs, tick, label, this.id);
       fn();
     };
-    let timer = this.sim.schedule(firstDelay, tick, label);
+    let timer = this.sim.schedule(firstDelay, tick, label, this.id);
     return { cancel: () => timer.cancel() };
   }
 

@@ -4,6 +4,7 @@ import { constant, type Distribution } from './distribution.ts';
 import { parseDuration } from './duration.ts';
 import { InvariantViolation, type SimContext, SimTimeoutError, SimulationError } from './errors.ts';
 import { EventQueue, type Lane, type LaneEntry, type SimEvent, type Timer } from './event-queue.ts';
+import { Fingerprint } from './fingerprint.ts';
 import { Network } from './network.ts';
 import { Rng } from './rng.ts';
 import { Trace } from './trace.ts';
@@ -36,10 +37,17 @@ export interface Invariant {
   check: () => string | undefined | boolean | undefined;
 }
 
+/** A lane's slot runs the lane's first entry (EventQueue.fire): that entry's node is the event's. */
+function laneNode(ev: SimEvent): string | undefined {
+  return ev.lane!.first()?.node;
+}
+
 export class Simulation {
   readonly seed: string;
   readonly rng: Rng;
   readonly trace: Trace;
+  /** The run's fingerprint: every event, every trace event and the data plane (fingerprint.ts); `trace.hash`. */
+  readonly fingerprint = new Fingerprint();
   readonly network: Network;
   invariantEvery: number;
   /** Virtual time in milliseconds; only the kernel moves it (events, runFor, runUntil, advanceClockTo). */
@@ -57,7 +65,7 @@ export class Simulation {
   constructor(options: SimulationOptions = {}) {
     this.seed = String(options.seed ?? 1);
     this.rng = new Rng(this.seed);
-    this.trace = new Trace(this, options.traceBufferSize ?? 10_000);
+    this.trace = new Trace(this, options.traceBufferSize ?? 10_000, this.fingerprint);
     this.invariantEvery = options.invariantEvery ?? 1;
     this.network = new Network(this, {
       defaultLatency: options.defaultLatency ?? constant(1),
@@ -85,32 +93,32 @@ export class Simulation {
   }
 
   /** Runs `fn` after `delay` virtual ms (0 = later at the same time, after what is already scheduled). */
-  schedule(delay: number, fn: () => void, label?: string): Timer {
+  schedule(delay: number, fn: () => void, label?: string, node?: string): Timer {
     if (!(delay >= 0))
       throw new RangeError(`schedule: delay must be >= 0, got ${delay} (${label ?? 'unnamed'})`);
-    return this.queue.push(this.#now + delay, fn, label);
+    return this.queue.push(this.#now + delay, fn, label, node);
   }
 
   /** Runs `fn` at absolute virtual time `time` (not in the past). */
-  scheduleAt(time: number, fn: () => void, label?: string): Timer {
+  scheduleAt(time: number, fn: () => void, label?: string, node?: string): Timer {
     if (!(time >= this.#now)) throw new RangeError(`scheduleAt: ${time} is before now (${this.#now})`);
-    return this.queue.push(time, fn, label);
+    return this.queue.push(time, fn, label, node);
   }
 
   /** Runs `fn(arg)` after `delay` virtual ms: schedule() without a closure per event, for hot paths. */
-  scheduleCall<A>(delay: number, fn: (arg: A) => void, arg: A, label?: string): Timer {
+  scheduleCall<A>(delay: number, fn: (arg: A) => void, arg: A, label?: string, node?: string): Timer {
     if (!(delay >= 0))
       throw new RangeError(`schedule: delay must be >= 0, got ${delay} (${label ?? 'unnamed'})`);
-    return this.queue.pushCall(this.#now + delay, fn, arg, label);
+    return this.queue.pushCall(this.#now + delay, fn, arg, label, node);
   }
 
   /**
    * Runs `fn(arg)` at absolute virtual time `time`: for hot paths, one shared function and a plain record instead
    * of a closure per event.
    */
-  scheduleCallAt<A>(time: number, fn: (arg: A) => void, arg: A, label?: string): Timer {
+  scheduleCallAt<A>(time: number, fn: (arg: A) => void, arg: A, label?: string, node?: string): Timer {
     if (!(time >= this.#now)) throw new RangeError(`scheduleAt: ${time} is before now (${this.#now})`);
-    return this.queue.pushCall(time, fn, arg, label);
+    return this.queue.pushCall(time, fn, arg, label, node);
   }
 
   /**
@@ -188,6 +196,7 @@ export class Simulation {
     ev.fn = null;
     this.#now = ev.time;
     this.eventCount++;
+    this.fingerprint.event(ev.time, label, ev.lane === null ? ev.node : laneNode(ev));
     try {
       fn(ev.arg);
     } catch (err) {

@@ -1,6 +1,7 @@
 // The trace: structured events `{t, kind, node, ...}` that reports, the API's event stream and tests subscribe
-// to. A bounded ring buffer keeps the most recent ones; a running hash over every event proves determinism
-// (same seed and inputs: same hash).
+// to. A bounded ring buffer keeps the most recent ones. Every event's JSON goes into the run's fingerprint
+// (fingerprint.ts), which the simulation also feeds every kernel event and the data plane; `hash` reads it.
+import { Fingerprint } from './fingerprint.ts';
 
 export interface TraceEvent {
   t: number;
@@ -11,20 +12,18 @@ export interface TraceEvent {
 
 export type TraceListener = (event: TraceEvent) => void;
 
-const FNV_PRIME = 0x01000193;
-
 export class Trace {
   private readonly buffer: (TraceEvent | undefined)[];
   private next = 0;
   private listeners: TraceListener[] = [];
-  private h1 = 0x811c9dc5;
-  private h2 = 0x9747b28c;
   /** Number of events emitted so far. */
   count = 0;
 
   constructor(
     private readonly clock: { readonly now: number },
     readonly bufferSize = 10_000,
+    /** The run's fingerprint (the simulation's); a trace of its own when none is given. */
+    readonly fingerprint = new Fingerprint(),
   ) {
     this.buffer = new Array(bufferSize);
   }
@@ -40,16 +39,7 @@ export class Trace {
 
   private record(event: TraceEvent): void {
     this.count++;
-    const text = JSON.stringify(event);
-    let h1 = this.h1;
-    let h2 = this.h2;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      h1 = Math.imul(h1 ^ c, FNV_PRIME);
-      h2 = Math.imul(h2 ^ c, 0x5bd1e995) ^ (h2 >>> 15);
-    }
-    this.h1 = h1 ^ 0x0a;
-    this.h2 = h2;
+    this.fingerprint.content(JSON.stringify(event));
     if (this.bufferSize > 0) {
       this.buffer[this.next] = event;
       this.next = this.next + 1 === this.bufferSize ? 0 : this.next + 1;
@@ -57,9 +47,12 @@ export class Trace {
     for (const l of this.listeners) l(event);
   }
 
-  /** A stable hash of every event emitted so far (16 hex digits). */
+  /**
+   * The run's fingerprint so far (16 hex digits): in a simulation it covers every kernel event and the data
+   * plane as well as every trace event (see fingerprint.ts); the name is the one reports and tools know.
+   */
   get hash(): string {
-    return (this.h1 >>> 0).toString(16).padStart(8, '0') + (this.h2 >>> 0).toString(16).padStart(8, '0');
+    return this.fingerprint.hash;
   }
 
   /** Calls `listener` for every event from now on; returns the unsubscribe function. */

@@ -1,5 +1,6 @@
 // A partition's log at batch level: offsets, high watermark, the leader-epoch cache used to find where a
 // follower's log diverges, and the idempotent-producer state that lets a leader recognise a retried batch.
+import type { Fingerprint } from '../sim/index.ts';
 import { lastOffsetOf, type ProducerBatchData, type RecordBatch } from './batch.ts';
 
 const NONE: readonly RecordBatch[] = Object.freeze([]);
@@ -35,6 +36,8 @@ export class PartitionLog {
   /** (epoch, start offset) pairs, ascending: the leader-epoch checkpoint. */
   private epochs: { epoch: number; startOffset: number }[] = [];
   private producers = new Map<number, ProducerState>();
+  private fingerprint: Fingerprint | undefined;
+  private replicaTag = '';
 
   constructor(
     readonly topic: string,
@@ -48,6 +51,15 @@ export class PartitionLog {
   set highWatermark(offset: number) {
     this.#highWatermark = offset;
     this.watcher?.logChanged(this);
+  }
+
+  /**
+   * Mixes every later change of this log (appends, truncations) into the run's fingerprint, as `replica`'s
+   * (the broker holding it, or the shared store). Calling it again replaces the target.
+   */
+  reportTo(fingerprint: Fingerprint, replica: string): void {
+    this.fingerprint = fingerprint;
+    this.replicaTag = replica;
   }
 
   get batchCount(): number {
@@ -119,6 +131,26 @@ export class PartitionLog {
       this.epochs.push({ epoch: b.partitionLeaderEpoch, startOffset: b.baseOffset });
     if (b.producerId >= 0) this.trackProducer(b);
     this.watcher?.logChanged(this);
+    if (this.fingerprint) this.mixBatch(this.fingerprint, b);
+  }
+
+  private mixBatch(fp: Fingerprint, b: RecordBatch): void {
+    fp.text(this.replicaTag);
+    fp.word(1); // an append
+    fp.number(b.baseOffset);
+    fp.word(b.count);
+    fp.word(b.bytes);
+    fp.word(b.producerId);
+    fp.word(b.producerEpoch);
+    fp.word(b.baseSequence);
+    fp.word(b.partitionLeaderEpoch);
+    fp.text(b.origin);
+    const runs = b.runs;
+    fp.word(runs.length);
+    for (let i = 0; i < runs.length; i++) {
+      fp.number(runs[i]!.index);
+      fp.word(runs[i]!.count);
+    }
   }
 
   private trackProducer(b: RecordBatch): void {
@@ -169,6 +201,11 @@ export class PartitionLog {
     const removed = this.batches.splice(i);
     for (const b of removed) this.sizeBytes -= b.bytes;
     this.logEndOffset = offset;
+    if (this.fingerprint) {
+      this.fingerprint.text(this.replicaTag);
+      this.fingerprint.word(2); // a truncation
+      this.fingerprint.number(offset);
+    }
     if (this.#highWatermark > offset) this.#highWatermark = offset;
     while (this.epochs.length && this.epochs[this.epochs.length - 1]!.startOffset >= offset)
       this.epochs.pop();

@@ -1,6 +1,7 @@
 // The scenario runner: builds the cluster a scenario describes, creates its topics, runs the timeline step by
 // step in virtual time (printing the tool output steps ask for), then checks the expectations and collects
-// metrics. The same seed and scenario give the same run, event for event (and the same traceHash).
+// metrics. The same seed and scenario give the same run, event for event (and the same traceHash: the run's
+// fingerprint over every event and the data plane, models/sim/fingerprint.ts).
 import { isAutoBalancerKey } from '../../models/balancer/index.ts';
 import { brokerDefaults } from '../../models/broker/index.ts';
 import { type ControllerConfig, DEFAULT_CONTROLLER_CONFIG } from '../../models/controller/index.ts';
@@ -56,6 +57,7 @@ export interface ScenarioResult {
   virtualMs: number;
   wallMs: number;
   events: number;
+  /** The run's fingerprint (every event, every trace event, the data plane): `sim.trace.hash`. */
   traceHash: string;
   /** Every tool-output line the run printed, in order (no trailing newlines). */
   output: string[];
