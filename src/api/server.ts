@@ -1,11 +1,11 @@
 // The HTTP server: fastify with every route's JSON Schema (requests validated, responses shaped, the OpenAPI
 // document generated from them at /openapi.json and browsable at /docs), one error body for every failure,
 // optional bearer-token auth (every route but /health), a body size limit, and loopback by default.
-import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Ajv } from 'ajv';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import { packageVersion } from '../package-files.ts';
 import {
   KafkaListener,
   type KafkaListenerOptions,
@@ -33,12 +33,6 @@ import { registerGroupRoutes } from './v3/groups.ts';
 import { registerPartitionRoutes } from './v3/partitions.ts';
 import { registerReassignmentRoutes } from './v3/reassignments.ts';
 import { registerTopicRoutes } from './v3/topics.ts';
-
-function version(): string {
-  return (
-    JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-  ).version;
-}
 
 export const DEFAULT_PORT = 8082;
 export const DEFAULT_HOST = '127.0.0.1';
@@ -162,7 +156,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
       openapi: '3.0.3',
       info: {
         title: 'kafkasim HTTP API',
-        version: version(),
+        version: packageVersion(),
         description:
           'A simulated Kafka-compatible cluster: Confluent REST v3 admin (/v3), simulation control (/sim), ' +
           "the Lake's SQL endpoint (/v1/query), Cruise Control names for the auto-balancer (/kafkacruisecontrol) " +

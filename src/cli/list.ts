@@ -1,7 +1,7 @@
 // `kafkasim list`: the scenarios shipped in scenarios/, each with the first line of its description.
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
-import { listShippedScenarios } from '../scenario/index.ts';
+import { listShippedScenarios } from '../scenario/shipped.ts';
 import { type CliIO, UsageError } from './io.ts';
 
 export function listCommand(argv: string[], io: CliIO): number {

@@ -1,65 +1,65 @@
 // The `kafkasim` command: dispatches to subcommands, prints help and version, and turns bad input into a clear
 // message with exit code 2 instead of a stack trace.
-import { readFileSync } from 'node:fs';
-import { ExitCode, KafkasimError } from '../../models/sim/index.ts';
-import { consumerGroupsCommand } from './consumer-groups.ts';
-import { consumerPerfTestCommand } from './consumer-perf-test.ts';
-import { demoCommand } from './demo.ts';
+// Each subcommand's module is imported when that command runs, so `kafkasim --help` or `list` does not load the
+// HTTP server, the sweep's worker pool or the simulation models (start-up time is the price of every call).
+import { ExitCode, KafkasimError } from '../../models/sim/kafkasim-error.ts';
+import { packageVersion } from '../package-files.ts';
 import { type CliIO, processIO } from './io.ts';
-import { listCommand } from './list.ts';
-import { producerPerfTestCommand } from './producer-perf-test.ts';
-import { reassignPartitionsCommand } from './reassign-partitions.ts';
-import { runCommand } from './run.ts';
-import { serveCommand } from './serve.ts';
-import { sweepCommand } from './sweep.ts';
-import { topicsCommand } from './topics.ts';
-import { validateCommand } from './validate.ts';
+
+type CommandFn = (argv: string[], io: CliIO) => number | Promise<number>;
 
 export interface Command {
   summary: string;
-  run(argv: string[], io: CliIO): number | Promise<number>;
+  /** Imports the command's module and returns its entry point. */
+  load(): Promise<CommandFn>;
 }
 
 export const commands: Record<string, Command> = {
-  demo: { summary: 'run a small kernel demo (three nodes, a partition, a heal)', run: demoCommand },
+  demo: {
+    summary: 'run a small kernel demo (three nodes, a partition, a heal)',
+    load: async () => (await import('./demo.ts')).demoCommand,
+  },
   run: {
     summary: 'run a scenario file (or a shipped scenario by name) and check its expectations',
-    run: runCommand,
+    load: async () => (await import('./run.ts')).runCommand,
   },
-  validate: { summary: 'check a scenario file without running it', run: validateCommand },
-  list: { summary: 'list the shipped scenarios', run: listCommand },
+  validate: {
+    summary: 'check a scenario file without running it',
+    load: async () => (await import('./validate.ts')).validateCommand,
+  },
+  list: { summary: 'list the shipped scenarios', load: async () => (await import('./list.ts')).listCommand },
   sweep: {
     summary: 'run a scenario over a grid of settings and seeds in parallel; compare metrics (what-if)',
-    run: sweepCommand,
+    load: async () => (await import('./sweep.ts')).sweepCommand,
   },
   serve: {
     summary: 'serve a simulated cluster over HTTP (REST v3 admin, simulation control)',
-    run: serveCommand,
+    load: async () => (await import('./serve.ts')).serveCommand,
   },
-  topics: { summary: 'kafka-topics.sh against a running `kafkasim serve`', run: topicsCommand },
+  topics: {
+    summary: 'kafka-topics.sh against a running `kafkasim serve`',
+    load: async () => (await import('./topics.ts')).topicsCommand,
+  },
   'reassign-partitions': {
     summary: 'kafka-reassign-partitions.sh against a running `kafkasim serve`',
-    run: reassignPartitionsCommand,
+    load: async () => (await import('./reassign-partitions.ts')).reassignPartitionsCommand,
   },
   'consumer-groups': {
     summary: 'kafka-consumer-groups.sh against a running `kafkasim serve`',
-    run: consumerGroupsCommand,
+    load: async () => (await import('./consumer-groups.ts')).consumerGroupsCommand,
   },
   'producer-perf-test': {
     summary: 'kafka-producer-perf-test.sh against a running `kafkasim serve`',
-    run: producerPerfTestCommand,
+    load: async () => (await import('./producer-perf-test.ts')).producerPerfTestCommand,
   },
   'consumer-perf-test': {
     summary: 'kafka-consumer-perf-test.sh against a running `kafkasim serve`',
-    run: consumerPerfTestCommand,
+    load: async () => (await import('./consumer-perf-test.ts')).consumerPerfTestCommand,
   },
 };
 
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return pkg.version;
+  return packageVersion();
 }
 
 function help(): string {
@@ -96,7 +96,7 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     return 2;
   }
   try {
-    return await command.run(rest, io);
+    return await (await command.load())(rest, io);
   } catch (e) {
     // kafkasim's own errors end the command with their exit code: invalid input (2) and failed runs (1) print
     // their message; the rest (3, and anything not a KafkasimError) are bugs, printed as internal errors.

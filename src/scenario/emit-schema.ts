@@ -3,9 +3,10 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { packageFile } from '../package-files.ts';
 import { scenarioSchema } from './schema.ts';
 
-export const SCHEMA_FILE = fileURLToPath(new URL('../../schema/scenario.schema.json', import.meta.url));
+export const SCHEMA_FILE = packageFile('schema', 'scenario.schema.json');
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   writeFileSync(SCHEMA_FILE, `${JSON.stringify(scenarioSchema, null, 2)}\n`);

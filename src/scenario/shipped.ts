@@ -1,10 +1,10 @@
 // The scenarios that ship with kafkasim (the scenarios/ folder of the package), for `kafkasim list` and for
 // running one by name (`kafkasim run automq-reassign-hotspot`).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
+import { packageFile } from '../package-files.ts';
 
-export const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));
+export const SCENARIOS_DIR = `${packageFile('scenarios')}/`;
 
 export interface ShippedScenario {
   /** File name without .yaml. */
@@ -15,7 +15,10 @@ export interface ShippedScenario {
   summary: string;
 }
 
-/** Every scenarios/*.yaml file, by id; a file that does not parse is listed with the problem as summary. */
+/**
+ * Every scenarios/*.yaml file, by id; a file whose name and description do not parse is listed with the problem as
+ * summary (`kafkasim validate` checks the rest).
+ */
 export function listShippedScenarios(dir: string = SCENARIOS_DIR): ShippedScenario[] {
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
@@ -25,7 +28,10 @@ export function listShippedScenarios(dir: string = SCENARIOS_DIR): ShippedScenar
       const file = `${dir}${dir.endsWith('/') ? '' : '/'}${f}`;
       const id = f.slice(0, -'.yaml'.length);
       try {
-        const doc = parse(readFileSync(file, 'utf8')) as { name?: unknown; description?: unknown } | null;
+        const doc = parse(headerOf(readFileSync(file, 'utf8'))) as {
+          name?: unknown;
+          description?: unknown;
+        } | null;
         const description = typeof doc?.description === 'string' ? doc.description.trim() : '';
         return {
           id,
@@ -39,7 +45,25 @@ export function listShippedScenarios(dir: string = SCENARIOS_DIR): ShippedScenar
     });
 }
 
+/**
+ * The top-level `name` and `description` entries of a scenario's YAML (each key's line and the indented, blank or
+ * comment lines under it), which is all a listing needs: parsing only them keeps `kafkasim list` fast (the whole
+ * files cost several times more). A document laid out otherwise (flow style, no such keys) is returned whole.
+ */
+function headerOf(text: string): string {
+  const kept: string[] = [];
+  let keep = false;
+  for (const line of text.split('\n')) {
+    if (/^[^\s#]/.test(line)) keep = /^(name|description)\s*:/.test(line);
+    if (keep) kept.push(line);
+  }
+  return kept.length > 0 ? kept.join('\n') : text;
+}
+
 /** The file of a shipped scenario given by id (or name), if there is one. */
 export function shippedScenarioFile(idOrName: string, dir: string = SCENARIOS_DIR): string | undefined {
+  // By id, the file is known without parsing every shipped scenario (this is on `kafkasim run <name>`'s start-up).
+  const byId = `${dir}${dir.endsWith('/') ? '' : '/'}${idOrName}.yaml`;
+  if (/^[\w.-]+$/.test(idOrName) && existsSync(byId)) return byId;
   return listShippedScenarios(dir).find((s) => s.id === idOrName || s.name === idOrName)?.file;
 }

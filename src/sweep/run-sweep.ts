@@ -4,7 +4,6 @@
 // terminates running ones; the cells whose runs all finished are kept.
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { Piscina } from 'piscina';
 import { setFlagsOf } from './grid.ts';
 import type { SweepPlan } from './plan.ts';
 import type { RunTask } from './run-cell.ts';
@@ -36,7 +35,11 @@ export interface RunSweepOptions {
   livelockEvents?: number;
 }
 
-const WORKER = fileURLToPath(new URL('./worker.js', import.meta.url));
+// From the build, the worker is the compiled worker.js beside this module; from the TypeScript sources (tests,
+// development), a small entry that registers tsx's loader in the worker thread first.
+const WORKER = fileURLToPath(
+  new URL(import.meta.url.endsWith('.ts') ? './worker-from-sources.js' : './worker.js', import.meta.url),
+);
 
 export function defaultParallelism(): number {
   return availableParallelism();
@@ -58,6 +61,8 @@ export async function runSweep(plan: SweepPlan, options: RunSweepOptions = {}): 
     })),
   );
   const threads = Math.max(1, Math.min(options.parallel ?? defaultParallelism(), tasks.length || 1));
+  // piscina is loaded on first use: importing the sweep API (or the library) does not pay for it.
+  const { Piscina } = await import('piscina');
   const pool = new Piscina<RunTask, RunOutcome>({
     filename: WORKER,
     minThreads: threads,

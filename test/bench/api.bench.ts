@@ -2,9 +2,10 @@
 // 5120 records/s of 1 KiB) served at --speed 10, GET topic describe from autocannon on loopback for 5 s.
 // Target: at least 5,000 requests/s with p99 under 20 ms. The server runs as its own process (`kafkasim
 // serve`), as a user runs it, so that the load generator does not share its event loop.
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { bench, describe } from 'vitest';
+import { spawnKafkasim } from '../kafkasim-process.ts';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -16,13 +17,11 @@ interface AutocannonResult {
 type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
-const BIN = new URL('../../bin/kafkasim.js', import.meta.url).pathname;
 const TOPIC = 'continuous-self-balancing-topic';
 
 async function startServe(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(
-    process.execPath,
-    [BIN, 'serve', '--brokers', '5', '--storage', 'shared', '--speed', '10', '--port', '0'],
+  const child = spawnKafkasim(
+    ['serve', '--brokers', '5', '--storage', 'shared', '--speed', '10', '--port', '0'],
     {
       stdio: ['ignore', 'pipe', 'inherit'],
     },

@@ -1,14 +1,13 @@
 // `kafkasim serve` as a real process: it listens on loopback, serves the API, pays attention to --token, writes
 // the request log and shuts down cleanly on SIGTERM and SIGINT; bad flags exit 2.
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { bufferIO } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
-
-const BIN = new URL('../../bin/kafkasim.js', import.meta.url).pathname;
+import { spawnKafkasim } from '../kafkasim-process.ts';
 
 interface Served {
   child: ChildProcessWithoutNullStreams;
@@ -19,7 +18,9 @@ interface Served {
 }
 
 async function serve(...args: string[]): Promise<Served> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { stdio: 'pipe' });
+  const child = spawnKafkasim(['serve', '--port', '0', ...args], {
+    stdio: 'pipe',
+  }) as ChildProcessWithoutNullStreams;
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));

@@ -1,5 +1,4 @@
 // `kafkasim sweep` end to end: flags, the table, CSV/JSON/HTML outputs, shards and merge, and stopping.
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +8,9 @@ import { bufferIO, type CliIO } from '../../src/cli/io.ts';
 import { main } from '../../src/cli/main.ts';
 import { sweepCommand } from '../../src/cli/sweep.ts';
 import type { SweepDocument } from '../../src/sweep/index.ts';
+import { spawnKafkasim } from '../kafkasim-process.ts';
 
 const TINY = fileURLToPath(new URL('./fixtures/tiny.yaml', import.meta.url));
-const BIN = fileURLToPath(new URL('../../bin/kafkasim.js', import.meta.url));
 const GRID = ['--grid', 'topics.0.partitions=2,4', '--grid', 'timeline.0.crashBroker=1,3'];
 const tmp = () => mkdtempSync(join(tmpdir(), 'kafkasim-sweep-'));
 
@@ -179,10 +178,8 @@ describe('kafkasim sweep', { timeout: 180_000 }, () => {
   it('Ctrl-C (SIGINT) on the real command stops it with exit 130 and keeps what finished', async () => {
     const dir = tmp();
     const csv = join(dir, 'sigint.csv');
-    const child = spawn(
-      process.execPath,
+    const child = spawnKafkasim(
       [
-        BIN,
         'sweep',
         TINY,
         '--grid',
@@ -201,8 +198,8 @@ describe('kafkasim sweep', { timeout: 180_000 }, () => {
     let stdout = '';
     let stderr = '';
     let interrupted = false;
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => {
+    child.stdout!.on('data', (d) => (stdout += d));
+    child.stderr!.on('data', (d) => {
       stderr += d;
       // Interrupt once, soon after the sweep has started (a second Ctrl-C would quit at once).
       if (/Sweeping tiny/.test(stderr) && !interrupted) {
