@@ -71,7 +71,7 @@ describe('KafkasimError', () => {
       expect(error.exitCode).toBe(exitCode);
       commands.throws = {
         summary: 'throws',
-        run: () => {
+        load: async () => () => {
           throw error;
         },
       };
@@ -86,7 +86,7 @@ describe('KafkasimError', () => {
   it('anything else is an internal error (exit 3), with the stack only under KAFKASIM_DEBUG', async () => {
     commands.throws = {
       summary: 'throws',
-      run: () => {
+      load: async () => () => {
         throw new TypeError('oops');
       },
     };
