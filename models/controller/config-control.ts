@@ -13,7 +13,7 @@
  * Left out: APPEND and SUBTRACT, the legacy AlterConfigs API, alter-config policies.
  */
 
-import { type ConfigRecord, topicByName } from '../metadata/index.ts';
+import { type ConfigRecord, configMap, isForbiddenConfigName, topicByName } from '../metadata/index.ts';
 import type { IncrementalAlterConfigsRequest, IncrementalAlterConfigsResponse } from '../protocol/index.ts';
 import { validateTopicConfigs } from './config.ts';
 import {
@@ -57,6 +57,8 @@ function planResource(ctx: ControlContext, resource: Resource): ConfigRecord[] {
   const { resourceType, resourceName } = resource;
   const seen = new Set<string>();
   for (const op of resource.configs) {
+    // Never a config name, for any resource (config-map.ts): refused before anything else looks at it.
+    if (isForbiddenConfigName(op.name)) fail('INVALID_CONFIG', `Invalid config name: ${op.name}`);
     if (seen.has(op.name)) fail('INVALID_REQUEST', 'Error due to duplicate config keys');
     seen.add(op.name);
     if (op.op === 'SET' && (op.value === undefined || op.value === null)) {
@@ -68,7 +70,7 @@ function planResource(ctx: ControlContext, resource: Resource): ConfigRecord[] {
     resourceType === 'TOPIC'
       ? (image.configs.topic[resourceName] ?? {})
       : (image.configs.broker[resourceName] ?? {});
-  const next: Record<string, string> = { ...current };
+  const next = configMap(current);
   const records: ConfigRecord[] = [];
   for (const op of resource.configs) {
     const before = Object.hasOwn(current, op.name) ? current[op.name] : undefined;

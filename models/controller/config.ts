@@ -9,7 +9,13 @@
  * ("Unknown topic config name: K").
  */
 
-import { TOPIC_CONFIGS, TOPIC_CONFIGS_BY_NAME, type TopicConfigKey } from '../metadata/index.ts';
+import {
+  configMap,
+  isForbiddenConfigName,
+  TOPIC_CONFIGS,
+  TOPIC_CONFIGS_BY_NAME,
+  type TopicConfigKey,
+} from '../metadata/index.ts';
 import { KafkaError } from '../protocol/index.ts';
 
 export { type ConfigType, TOPIC_CONFIGS, type TopicConfigKey, topicConfigKey } from '../metadata/index.ts';
@@ -155,6 +161,7 @@ export function validateTopicConfigValue(key: TopicConfigKey, value: string): Ka
  */
 export function validateTopicConfigs(configs: Readonly<Record<string, string>>): KafkaError | undefined {
   for (const name of Object.keys(configs)) {
+    if (isForbiddenConfigName(name)) return new KafkaError('INVALID_CONFIG', `Invalid config name: ${name}`);
     if (!TOPIC_CONFIGS_BY_NAME.has(name))
       return new KafkaError('INVALID_CONFIG', `Unknown topic config name: ${name}`);
   }
@@ -174,7 +181,7 @@ export function effectiveTopicConfigs(
   config: ControllerConfig,
   overrides: Readonly<Record<string, string>>,
 ): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = configMap();
   const serverDefaults: Record<string, string> = {
     'min.insync.replicas': String(config['min.insync.replicas']),
     'unclean.leader.election.enable': String(config['unclean.leader.election.enable']),

@@ -6,6 +6,7 @@
  */
 
 import {
+  configMap,
   isActiveBroker,
   type MetadataImage,
   type MetadataRecord,
@@ -204,7 +205,7 @@ function planTopic(
     fail('INVALID_TOPIC_EXCEPTION', `Topic '${topic.name}' collides with existing topic: ${collides}`);
   }
 
-  const configs: Record<string, string> = { ...(topic.configs ?? {}) };
+  const configs = configMap(topic.configs ?? {});
   const nulls = Object.keys(configs).filter((k) => configs[k] === null || configs[k] === undefined);
   if (nulls.length > 0)
     fail('INVALID_CONFIG', `Null value not supported for topic configs: ${nulls.join(',')}`);

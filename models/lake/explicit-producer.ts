@@ -1,8 +1,9 @@
 // Workflow B's load producer (source-scenarios.md B): record i has sequence start+i, goes to partition
 // sequence % partitions, key `key-<sequence>`, value
 // {"sequence":N,"partition":P,"name":"load-%08d","payload":"abcdefghijklmnopqrstuvwxyz0123456789"}.
-// It hands every record to the producer at once (the Go program loops over Produce), then waits for the
-// deliveries (Flush(60000)); the result is what it prints: produced, remaining, failed, elapsed.
+// It hands the records to the producer as fast as the producer's queue takes them (the Go program loops over
+// Produce; librdkafka queues at most 100,000 messages), then waits for the deliveries (Flush(60000)); the result
+// is what it prints: produced, remaining, failed, elapsed.
 import { type DeliveryResult, type Producer, recordsDue } from '../clients/index.ts';
 
 export interface ExplicitProducerOptions {
@@ -28,6 +29,14 @@ export interface ExplicitProducerOptions {
 
 /** How often a paced run hands the records that are due to the producer. */
 const PACE_TICK_MS = 10;
+
+/**
+ * Records an unpaced run has handed to the producer and not yet seen settled, at most: librdkafka's
+ * `queue.buffering.max.messages` default (100000), past which its Produce() refuses with QUEUE_FULL and a
+ * program that loops over Produce waits for deliveries. So a run of 100 million records streams through a
+ * bounded queue instead of building every record at once; a run of up to this many behaves as before.
+ */
+export const EXPLICIT_PRODUCER_QUEUE = 100_000;
 
 export interface ExplicitProducerResult {
   produced: number;
@@ -70,13 +79,20 @@ export class ExplicitProducerRun {
     return this.finishedAt !== undefined;
   }
 
+  private handedOver = 0;
+
+  /** Records handed to the producer so far. */
+  get sent(): number {
+    return this.handedOver;
+  }
+
   start(): void {
     const { count, rate } = this.options;
     const p = this.producer;
     this.startedAt = p.sim.now;
     if (rate === undefined) {
-      this.sendRange(0, count);
-      this.flushAndWait();
+      this.sendRange(0, Math.min(count, EXPLICIT_PRODUCER_QUEUE));
+      if (this.sent >= count) this.flushAndWait();
       return;
     }
     let sent = 0;
@@ -101,8 +117,19 @@ export class ExplicitProducerRun {
     const settle = (r: DeliveryResult) => {
       if (r.error) this.failed++;
       else this.delivered++;
-      if (this.delivered + this.failed >= count) this.finish();
+      const settled = this.delivered + this.failed;
+      if (settled >= count) this.finish();
+      else if (
+        this.options.rate === undefined &&
+        this.sent < count &&
+        this.sent - settled <= EXPLICIT_PRODUCER_QUEUE / 2
+      ) {
+        // Half the queue drained: the program's Produce loop goes on.
+        this.sendRange(this.sent, Math.min(count, settled + EXPLICIT_PRODUCER_QUEUE));
+        if (this.sent >= count) this.flushAndWait();
+      }
     };
+    this.handedOver = Math.max(this.handedOver, to);
     for (let i = from; i < to; i++) {
       const sequence = start + i;
       const partition = sequence % partitions;

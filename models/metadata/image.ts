@@ -1,4 +1,5 @@
 import { ExitCode, KafkasimError } from '../sim/index.ts';
+import { configMap, dictionary } from './config-map.ts';
 import {
   type BrokerRegistrationChangeRecord,
   type ConfigRecord,
@@ -65,7 +66,8 @@ const EMPTY_IMAGE: MetadataImage = deepFreeze({
   brokers: {},
   topics: {},
   topicNamesById: {},
-  configs: { topic: {}, broker: {} },
+  // Config dictionaries have no prototype (config-map.ts); copies keep it so.
+  configs: { topic: dictionary(), broker: dictionary() },
   features: {},
 });
 
@@ -246,7 +248,8 @@ class ImageBuilder {
   }
 
   private copy<T extends object>(o: T): T {
-    const c = (Array.isArray(o) ? o.slice() : { ...o }) as T;
+    // Keeps the prototype: config dictionaries stay null-prototype (config-map.ts).
+    const c = (Array.isArray(o) ? o.slice() : Object.assign(Object.create(Object.getPrototypeOf(o)), o)) as T;
     this.made.add(c);
     return c;
   }
@@ -476,7 +479,7 @@ function applyConfig(b: ImageBuilder, record: ConfigRecord, fail: (reason: strin
     if (Object.keys(w).length === 0) delete resources[record.resourceName];
     else resources[record.resourceName] = w;
   } else if (current === undefined) {
-    b.writableConfigs(kind)[record.resourceName] = b.made_({ [record.name]: record.value });
+    b.writableConfigs(kind)[record.resourceName] = b.made_(configMap([[record.name, record.value]]));
   } else if (current[record.name] !== record.value || !Object.hasOwn(current, record.name)) {
     const w = b.writable(current) as Record<string, string>;
     w[record.name] = record.value;

@@ -11,6 +11,7 @@
  * replay details, as noted where used.
  */
 
+export { configMap, dictionary, FORBIDDEN_CONFIG_NAMES, isForbiddenConfigName } from './config-map.ts';
 export type {
   BrokerRegistration,
   ConfigsImage,

@@ -14,12 +14,13 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { FORBIDDEN_CONFIG_NAMES } from '../../models/metadata/index.ts';
 import type { ErrorBody } from './errors.ts';
 
 /** Nesting deeper than this is refused (no route takes more than a few levels). */
 export const MAX_BODY_DEPTH = 32;
 /** Keys no JSON body may hold: they reach Object.prototype when merged into a plain object. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+const FORBIDDEN_KEYS = FORBIDDEN_CONFIG_NAMES;
 /** The header that carries the token on routes whose Authorization is the Lake's Basic auth. */
 export const TOKEN_HEADER = 'x-kafkasim-token';
 

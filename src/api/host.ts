@@ -6,6 +6,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { LakeHttpApi, type LakeOptions } from '../../models/lake/index.ts';
+import { configMap } from '../../models/metadata/index.ts';
 import {
   InvariantViolation,
   parseDuration,
@@ -95,6 +96,8 @@ export const SLICE_WALL_MS = 10;
 export interface HostOptions {
   /** The Lake's users, DuckDB limits and watchdog, for every world this host builds. */
   lake?: LakeOptions;
+  /** Default REQUEST_LOG_LIMITS (tests lower them). */
+  requestLogLimits?: { maxBytes: number; maxEntries: number };
 }
 
 /** Resolves on the next turn of the event loop (after pending I/O: a request waiting is served first). */
@@ -178,7 +181,10 @@ export function buildWorld(options: WorldOptions, host: HostOptions = {}, loaded
     ...(options.autobalancer ? { autobalancer: true } : {}),
     ...(options.firstBrokerId !== undefined ? { firstBrokerId: options.firstBrokerId } : {}),
     storage: options.storage ?? 'kafka',
-    serverProperties: { ...QUICKSTART_SERVER_PROPERTIES, ...options.serverProperties },
+    serverProperties: configMap([
+      ...Object.entries(QUICKSTART_SERVER_PROPERTIES),
+      ...Object.entries(options.serverProperties ?? {}),
+    ]),
     ...(options.traceBufferSize !== undefined ? { traceBufferSize: options.traceBufferSize } : {}),
     ...(host.lake ? { lake: host.lake } : {}),
     // Tool output goes to each workload's own stream; nothing else prints.
@@ -227,7 +233,7 @@ function worldFromScenario(loaded: LoadedScenario, options: WorldOptions, host: 
       ...(t.replicationFactor !== undefined ? { replicationFactor: t.replicationFactor } : {}),
       ...(t.assignments ? { assignments: t.assignments } : {}),
       ...(t.configs
-        ? { configs: Object.fromEntries(Object.entries(t.configs).map(([k, v]) => [k, String(v)])) }
+        ? { configs: configMap(Object.entries(t.configs).map(([k, v]) => [k, String(v)] as const)) }
         : {}),
     });
   }
@@ -517,14 +523,12 @@ export class SimHost {
       if (this.closing) throw new ApiError(503, 503, 'the server is shutting down');
       const body = normalisedBody(request.body);
       const bytes = request.url.length + (body?.length ?? 0) + 96;
-      if (
-        this.log.length >= REQUEST_LOG_LIMITS.maxEntries ||
-        this.logBytes + bytes > REQUEST_LOG_LIMITS.maxBytes
-      )
+      const limits = this.hostOptions.requestLogLimits ?? REQUEST_LOG_LIMITS;
+      if (this.log.length >= limits.maxEntries || this.logBytes + bytes > limits.maxBytes)
         throw new ApiError(
           409,
           409,
-          `the request log is full (${REQUEST_LOG_LIMITS.maxEntries} requests or ${REQUEST_LOG_LIMITS.maxBytes} bytes): ` +
+          `the request log is full (${limits.maxEntries} requests or ${limits.maxBytes} bytes): ` +
             'a change that could not be replayed is refused; start a new server to go on',
         );
       this.driver?.catchUp();

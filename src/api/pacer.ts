@@ -33,6 +33,20 @@ const MAX_BACKLOG_WALL_MS = 1000;
 
 export const MAX_SPEED = 10_000;
 
+/**
+ * A speed as a request or a flag gives it: `max`, a JSON number, or a positive decimal in plain notation (`10`,
+ * `0.5`; not `1e3`, `0x10`, ` 5` or `Infinity`), above 0 and at most MAX_SPEED. Undefined for anything else.
+ */
+export function speedOf(value: unknown): Speed | undefined {
+  if (value === 'max') return 'max';
+  let n: number;
+  if (typeof value === 'number') n = value;
+  else if (typeof value === 'string' && /^(?:\d{1,10}(?:\.\d{1,10})?|\.\d{1,10})$/.test(value))
+    n = Number(value);
+  else return undefined;
+  return Number.isFinite(n) && n > 0 && n <= MAX_SPEED ? n : undefined;
+}
+
 export class Pacer implements ClockDriver {
   speed: Speed;
   paused: boolean;

@@ -9,13 +9,19 @@ export interface LakeCredentials {
   password: string;
 }
 
+export interface ServedLakeLimits {
+  memoryLimit: string;
+  threads: number;
+  /** Wall time one statement may run before it is interrupted. */
+  queryTimeoutMs: number;
+}
+
 /** What a served Lake may use (docs/security.md). */
-export const SERVED_LAKE_LIMITS = {
+export const SERVED_LAKE_LIMITS: Readonly<ServedLakeLimits> = {
   memoryLimit: '1GB',
   threads: 2,
-  /** Wall time one statement may run before it is interrupted. */
   queryTimeoutMs: 30_000,
-} as const;
+};
 
 /** `root` with a fresh random password (18 random bytes, base64url). */
 export function generatedLakeCredentials(): LakeCredentials {
@@ -35,7 +41,10 @@ export function parseLakeCredentials(text: string): LakeCredentials {
 }
 
 /** The Lake options of every world a server builds. */
-export function servedLakeOptions(credentials: LakeCredentials, limits = SERVED_LAKE_LIMITS): LakeOptions {
+export function servedLakeOptions(
+  credentials: LakeCredentials,
+  limits: Readonly<ServedLakeLimits> = SERVED_LAKE_LIMITS,
+): LakeOptions {
   const users: Record<string, string> = Object.create(null);
   users[credentials.user] = credentials.password;
   return {

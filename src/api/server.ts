@@ -26,6 +26,7 @@ import { registerClockRoutes } from './sim/clock.ts';
 import { registerFaultRoutes } from './sim/faults.ts';
 import { registerStateRoutes } from './sim/state.ts';
 import { registerTraceRoutes } from './sim/trace.ts';
+import type { SseLimits } from './sim/trace-stream.ts';
 import { registerWorkloadRoutes } from './sim/workloads.ts';
 import { registerClusterRoutes } from './v3/clusters.ts';
 import { registerConfigRoutes } from './v3/configs.ts';
@@ -48,6 +49,8 @@ export interface ApiServerOptions {
   allowedHosts?: readonly string[];
   /** The address the server listens on. */
   listenHost?: string;
+  /** Limits on live trace clients (tests lower them). */
+  sseLimits?: Partial<SseLimits>;
   bodyLimit?: number;
   logger?: boolean;
 }
@@ -177,7 +180,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   registerClockRoutes(app, ctx);
   registerFaultRoutes(app, ctx);
   registerWorkloadRoutes(app, ctx);
-  registerTraceRoutes(app, ctx);
+  registerTraceRoutes(app, ctx, options.sseLimits);
   registerStateRoutes(app, ctx);
   registerMetricsRoute(app, ctx);
   registerModuleRoutes(app, ctx);

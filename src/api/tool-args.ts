@@ -3,6 +3,7 @@
 // following word up to the next option (`--producer-props acks=1 linger.ms=5`), and boolean flags. The CLI's
 // client commands use it so that the source workflows' command lines work as written.
 
+import { configMap, isForbiddenConfigName } from '../../models/metadata/index.ts';
 import { ExitCode, KafkasimError } from '../../models/sim/index.ts';
 
 export type OptionKind = 'flag' | 'value' | 'repeat' | 'multi';
@@ -81,11 +82,14 @@ export function parseToolArgs(
 
 /** A `key=value` list (`--config`, `--producer-props`) as a record; throws on an entry without `=`. */
 export function keyValues(entries: readonly string[], option: string): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = configMap();
   for (const e of entries) {
     const eq = e.indexOf('=');
     if (eq <= 0) throw new ToolArgsError(`Invalid ${option} '${e}': expected key=value`);
-    out[e.slice(0, eq).trim()] = e.slice(eq + 1).trim();
+    const key = e.slice(0, eq).trim();
+    if (isForbiddenConfigName(key))
+      throw new ToolArgsError(`Invalid ${option} '${e}': '${key}' is not a config name`);
+    out[key] = e.slice(eq + 1).trim();
   }
   return out;
 }
@@ -108,7 +112,7 @@ export function intOption(
 
 /** Java `.properties` text (key=value or key: value lines, # and ! comments). */
 export function parseProperties(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out = configMap();
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
     if (line === '' || line.startsWith('#') || line.startsWith('!')) continue;

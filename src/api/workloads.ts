@@ -556,8 +556,10 @@ export class ExplicitProducerWorkload extends Workload {
     return {
       start: this.options.start,
       count: this.options.count,
+      sent: this.run?.sent ?? 0,
+      delivered: this.run?.delivered ?? 0,
+      failed: this.run?.failed ?? 0,
       produced: r?.produced ?? null,
-      failed: r?.failed ?? null,
     };
   }
 }

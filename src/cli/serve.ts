@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { WORLD_LIMITS, type WorldOptions } from '../api/host.ts';
-import { MAX_SPEED, type Speed } from '../api/pacer.ts';
+import { MAX_SPEED, type Speed, speedOf } from '../api/pacer.ts';
 import { type LakeCredentials, parseLakeCredentials } from '../api/served-lake.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from '../api/server.ts';
 import { ScenarioError } from '../scenario/index.ts';
@@ -46,11 +46,12 @@ The API: /v3/clusters/{id}/... (Confluent REST v3), /sim/... (clock, faults, wor
 `;
 
 function parseSpeedOption(text: string): Speed {
-  if (text === 'max') return 'max';
-  const n = Number(text);
-  if (text.trim() === '' || !Number.isFinite(n) || n <= 0 || n > MAX_SPEED)
-    throw new UsageError(`--speed expects a number above 0 (at most ${MAX_SPEED}) or max, got '${text}'`);
-  return n;
+  const speed = speedOf(text);
+  if (speed === undefined)
+    throw new UsageError(
+      `--speed expects a positive decimal number (at most ${MAX_SPEED}, e.g. 10 or 0.5) or max, got '${text}'`,
+    );
+  return speed;
 }
 
 function intOf(text: string | undefined, option: string, min: number, max: number): number | undefined {

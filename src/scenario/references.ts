@@ -1,6 +1,7 @@
 // Checks the schema cannot express: that every broker, topic, client and step label a scenario names exists,
 // that configs are ones Kafka accepts, that step times make sense, and that reassignment JSON is what
 // kafka-reassign-partitions would accept. Each problem is located like a schema error.
+
 import { resolve } from 'node:path';
 import { brokerDefaults } from '../../models/broker/index.ts';
 import {
@@ -11,6 +12,7 @@ import {
 } from '../../models/clients/index.ts';
 import { DEFAULT_CONTROLLER_CONFIG, validateTopicConfigs } from '../../models/controller/index.ts';
 import { type IngestConfigInput, ingestConfig } from '../../models/lake/index.ts';
+import { configMap } from '../../models/metadata/index.ts';
 import { DEFAULT_QUORUM_CONFIG, type QuorumConfig, resolveQuorumConfig } from '../../models/raft/index.ts';
 import { parseDuration } from '../../models/sim/index.ts';
 import { FIRST_CONTROLLER_ID, STARTUP_KEYS } from '../cluster/index.ts';
@@ -568,7 +570,7 @@ function flavourOf(f: ClientFlavour | undefined): ClientFlavour {
 }
 
 export function stringify(configs: Readonly<Record<string, ConfigValue>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(configs).map(([k, v]) => [k, String(v)]));
+  return configMap(Object.entries(configs).map(([k, v]) => [k, String(v)] as const));
 }
 
 /** Reads a reassign step's JSON (inline mapping, inline text or file) the way the tool would. */

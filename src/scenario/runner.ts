@@ -2,10 +2,12 @@
 // step in virtual time (printing the tool output steps ask for), then checks the expectations and collects
 // metrics. The same seed and scenario give the same run, event for event (and the same traceHash: the run's
 // fingerprint over every event and the data plane, models/sim/fingerprint.ts).
+
 import { isAutoBalancerKey } from '../../models/balancer/index.ts';
 import { brokerDefaults } from '../../models/broker/index.ts';
 import { type ControllerConfig, DEFAULT_CONTROLLER_CONFIG } from '../../models/controller/index.ts';
 import type { LakeQueryResult } from '../../models/lake/index.ts';
+import { configMap } from '../../models/metadata/index.ts';
 import { DEFAULT_QUORUM_CONFIG, type QuorumConfig } from '../../models/raft/index.ts';
 import {
   type Distribution,
@@ -257,7 +259,7 @@ export function clusterOptionsOf(spec: ScenarioSpec, seed: number | string): Clu
   const c: ClusterSpec = spec.cluster ?? {};
   const brokerConfig: Record<string, unknown> = {};
   const controllerConfig: Record<string, unknown> = {};
-  const serverProperties: Record<string, string> = {};
+  const serverProperties = configMap();
   // AutoMQ's auto-balancer keys (autobalancer.controller.enable=true in server.properties) turn it on.
   const autobalancer: Record<string, ConfigValue> = {};
   // controller.quorum.* and kafkasim.raft.* keys configure the KRaft metadata quorum (Kafka's QuorumConfig).

@@ -2,9 +2,53 @@
 // (schema, references, --set overrides) can point at file:line:column. Overrides from `--set path=value` are
 // applied to the document itself and remembered, so problems in what they set point at the flag instead.
 import { Document, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
-import { formatPath, type ScenarioIssue } from './errors.ts';
+import { FORBIDDEN_CONFIG_NAMES } from '../../models/metadata/index.ts';
+import { formatPath, ScenarioError, type ScenarioIssue } from './errors.ts';
 
 export type DocPath = (string | number)[];
+
+/**
+ * Aliases a document may expand, at most (yaml's own default, used for every YAML kafkasim reads): a "billion
+ * laughs" document of nested aliases is refused instead of expanded.
+ */
+export const YAML_MAX_ALIAS_COUNT = 100;
+
+/** Keys no scenario (and no --set path) may use: they reach Object.prototype when copied into a plain object. */
+const FORBIDDEN_KEYS = FORBIDDEN_CONFIG_NAMES;
+
+/** The first forbidden key in a parsed value, as a path; undefined when there is none. */
+export function forbiddenKeyPath(value: unknown): DocPath | undefined {
+  const stack: { v: unknown; path: DocPath }[] = [{ v: value, path: [] }];
+  while (stack.length > 0) {
+    const { v, path } = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) stack.push({ v: v[i], path: [...path, i] });
+      continue;
+    }
+    for (const key of Object.keys(v)) {
+      if (FORBIDDEN_KEYS.has(key)) return [...path, key];
+      stack.push({ v: (v as Record<string, unknown>)[key], path: [...path, key] });
+    }
+  }
+  return undefined;
+}
+
+/** yaml's toJS with the alias limit; an alias bomb or a document nested too deep is a ScenarioError. */
+function toJsChecked(doc: Document, name: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: YAML_MAX_ALIAS_COUNT });
+  } catch (e) {
+    if (e instanceof ReferenceError || e instanceof RangeError) {
+      const message =
+        e instanceof ReferenceError
+          ? `the YAML's aliases expand to too many nodes (at most ${YAML_MAX_ALIAS_COUNT} alias uses): ${e.message}`
+          : 'the YAML is nested too deeply';
+      throw new ScenarioError([{ source: name, path: '', message }]);
+    }
+    throw e;
+  }
+}
 
 interface Override {
   flag: string;
@@ -31,7 +75,16 @@ export class ScenarioSource {
   /** Parses YAML text; syntax errors come back as issues (the document is then unusable). */
   static parse(name: string, text: string): { source: ScenarioSource; issues: ScenarioIssue[] } {
     const lineCounter = new LineCounter();
-    const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    let doc: Document.Parsed;
+    try {
+      doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+    } catch (e) {
+      if (!(e instanceof RangeError)) throw e;
+      return {
+        source: new ScenarioSource(name, new Document(null), undefined, undefined),
+        issues: [{ source: name, path: '', message: 'invalid YAML: nested too deeply' }],
+      };
+    }
     const source = new ScenarioSource(name, doc, lineCounter, text);
     const issues = doc.errors.map((e) => {
       const { line, col } = lineCounter.linePos(e.pos[0]);
@@ -46,8 +99,17 @@ export class ScenarioSource {
     return new ScenarioSource(name, new Document(value), undefined, undefined);
   }
 
+  /** The document as plain values. Throws ScenarioError for an alias bomb, deep nesting or a forbidden key. */
   toJS(): unknown {
-    return this.doc.toJS({ maxAliasCount: 1000 });
+    const value = toJsChecked(this.doc, this.name);
+    const bad = forbiddenKeyPath(value);
+    if (bad !== undefined)
+      throw new ScenarioError([
+        this.issue(bad, `the key '${String(bad.at(-1))}' is not allowed (it would reach Object.prototype)`, {
+          key: true,
+        }),
+      ]);
+    return value;
   }
 
   private issueAt(line: number, column: number, path: DocPath, message: string): ScenarioIssue {
@@ -122,11 +184,23 @@ export class ScenarioSource {
         `cannot read the path '${pathText}': expected keys and indices separated by dots, e.g. topics.0.partitions or cluster.configs["min.insync.replicas"]`,
       );
     }
+    const forbidden = segments.find((seg) => FORBIDDEN_KEYS.has(seg.text));
+    if (forbidden)
+      return fail(`the key '${forbidden.text}' is not allowed (it would reach Object.prototype)`);
     const valueDoc = parseDocument(flag.slice(eq + 1));
     if (valueDoc.errors.length > 0) {
       return fail(`the value is not valid YAML: ${valueDoc.errors[0]!.message.split('\n')[0]}`);
     }
-    const value = valueDoc.toJS();
+    let value: unknown;
+    try {
+      value = toJsChecked(valueDoc, `--set ${flag}`);
+    } catch (e) {
+      if (e instanceof ScenarioError) return fail(e.issues[0]!.message);
+      throw e;
+    }
+    const bad = forbiddenKeyPath(value);
+    if (bad !== undefined)
+      return fail(`the key '${String(bad.at(-1))}' is not allowed (it would reach Object.prototype)`);
     const resolved: DocPath = [];
     let node: unknown = this.doc.contents;
     for (let i = 0; i < segments.length; i++) {

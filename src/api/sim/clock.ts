@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DurationError, formatDuration, parseDuration } from '../../../models/sim/index.ts';
 import type { ApiContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
-import { MAX_SPEED, type Speed } from '../pacer.ts';
+import { MAX_SPEED, type Speed, speedOf } from '../pacer.ts';
 import { routeSchema } from '../route-schema.ts';
 import { compileUntil, type UntilSpec, untilSchema } from './conditions.ts';
 
@@ -62,13 +62,12 @@ const advanceResult = {
 };
 
 export function parseSpeed(value: unknown): Speed {
-  if (value === 'max') return 'max';
-  const n = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-  if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0 || n > MAX_SPEED)
+  const speed = speedOf(value);
+  if (speed === undefined)
     throw badRequest(
-      `speed must be a number above 0 and at most ${MAX_SPEED}, or "max"; got ${JSON.stringify(value)}`,
+      `speed must be a positive decimal number at most ${MAX_SPEED} (e.g. 10 or 0.5), or "max"; got ${JSON.stringify(value)}`,
     );
-  return n;
+  return speed;
 }
 
 function duration(value: unknown, where: string): number {

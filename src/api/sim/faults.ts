@@ -134,7 +134,7 @@ export function registerFaultRoutes(app: FastifyInstance, ctx: ApiContext): void
               type: 'array',
               minItems: 1,
               maxItems: 64,
-              items: { type: 'array', maxItems: 256, items: nodeRef },
+              items: { type: 'array', minItems: 1, maxItems: 256, items: nodeRef },
             },
           },
         },
@@ -144,6 +144,11 @@ export function registerFaultRoutes(app: FastifyInstance, ctx: ApiContext): void
     async (req: FastifyRequest<{ Body: { groups: (number | string)[][] } }>) => {
       const world = ctx.host.world;
       const groups = req.body.groups.map((g) => g.map((n) => nodeOf(world, n)));
+      const seen = new Set<string>();
+      for (const node of groups.flat()) {
+        if (seen.has(node)) throw badRequest(`node ${node} is in more than one place in "groups"`);
+        seen.add(node);
+      }
       await ctx.host.mutate(
         req,
         () => {

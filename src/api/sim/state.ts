@@ -2,12 +2,11 @@
 // network), the request log that replays the run, loading a scenario (which replaces the simulation), and the
 // tool views the CLI formats with src/format (kafka-topics --describe, kafka-consumer-groups --describe).
 
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { parse as parseYaml } from 'yaml';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeTopicConfigs } from '../../../models/metadata/index.ts';
 import { formatDuration } from '../../../models/sim/index.ts';
 import type { ConsumerGroupView, TopicDescribeView } from '../../format/index.ts';
-import { loadScenarioText, ScenarioError } from '../../scenario/index.ts';
+import { type LoadedScenario, loadScenarioText, ScenarioError } from '../../scenario/index.ts';
 import { type ApiContext, readBroker } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { WORLD_LIMITS, type World } from '../host.ts';
@@ -90,25 +89,6 @@ export function consumerGroupView(world: World, groupId: string): ConsumerGroupV
   };
 }
 
-/** Scenario YAML may name reassignment files; read from the server's disk, they are refused over HTTP. */
-function refuseFileReferences(text: string): void {
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch {
-    return; // the scenario loader reports YAML errors with positions
-  }
-  const timeline = (doc as { timeline?: unknown })?.timeline;
-  if (!Array.isArray(timeline)) return;
-  timeline.forEach((step, i) => {
-    const r = (step as { reassign?: { file?: unknown } } | null)?.reassign;
-    if (r && typeof r === 'object' && r.file !== undefined)
-      throw badRequest(
-        `timeline[${i}].reassign.file: a scenario loaded over HTTP cannot read files; inline the JSON with "json:"`,
-      );
-  });
-}
-
 export function registerStateRoutes(app: FastifyInstance, ctx: ApiContext): void {
   app.get(
     '/sim/snapshot',
@@ -166,7 +146,9 @@ export function registerStateRoutes(app: FastifyInstance, ctx: ApiContext): void
         ok: { 200: anyObject },
       }),
     },
-    async () => ctx.host.requestLog(),
+    // Entries were serialised when they were recorded: sending the log cannot fail.
+    async (_req: FastifyRequest, reply: FastifyReply) =>
+      reply.type('application/json; charset=utf-8').send(ctx.host.requestLogJson()),
   );
 
   app.post(
@@ -194,14 +176,15 @@ export function registerStateRoutes(app: FastifyInstance, ctx: ApiContext): void
     async (req: FastifyRequest<{ Body: { yaml: string; name?: string; seed?: number | string } }>) => {
       const { yaml, seed } = req.body;
       const name = req.body.name ?? 'scenario.yaml';
-      refuseFileReferences(yaml);
-      let spec: { seed?: number | string; cluster?: { brokers?: number | unknown[] } };
+      // Parsed and checked once, here: a scenario from the network cannot read the server's files.
+      let loaded: LoadedScenario;
       try {
-        spec = loadScenarioText(yaml, name).spec;
+        loaded = loadScenarioText(yaml, name, { allowFileReferences: false });
       } catch (e) {
         if (e instanceof ScenarioError) throw badRequest(e.message);
         throw e;
       }
+      const spec = loaded.spec;
       const brokers = spec.cluster?.brokers ?? 3;
       const count = typeof brokers === 'number' ? brokers : brokers.length;
       if (count > WORLD_LIMITS.maxBrokers)
@@ -218,7 +201,7 @@ export function registerStateRoutes(app: FastifyInstance, ctx: ApiContext): void
         req,
         () => {
           try {
-            world = ctx.host.replaceWorld(options);
+            world = ctx.host.replaceWorld(options, loaded);
           } catch (e) {
             if (e instanceof RangeError || e instanceof ScenarioError) throw badRequest(e.message);
             throw e;

@@ -8,14 +8,21 @@ import type { ServerResponse } from 'node:http';
 import type { TraceEvent } from '../../../models/sim/index.ts';
 import type { SimHost, World } from '../host.ts';
 
-export const SSE_LIMITS = {
+export interface SseLimits {
+  maxClients: number;
+  maxBufferedBytes: number;
+  stallMs: number;
+  keepaliveMs: number;
+}
+
+export const SSE_LIMITS: Readonly<SseLimits> = {
   maxClients: 64,
   /** Bytes waiting to be sent to one client before its events are dropped. */
   maxBufferedBytes: 1024 * 1024,
   /** A client whose buffer stays full this long (wall ms) is disconnected. */
   stallMs: 5_000,
   keepaliveMs: 15_000,
-} as const;
+};
 
 interface Client {
   raw: ServerResponse;
@@ -31,15 +38,19 @@ export class TraceStreams {
   private unsubscribe: (() => void) | undefined;
   private readonly offWorld: () => void;
   private readonly timer: NodeJS.Timeout;
-  /** Clients disconnected for not reading (for tests and /metrics). */
+  /** Clients disconnected for not reading. */
   droppedClients = 0;
+  /** Events left out of some client's stream because it was too far behind. */
+  droppedEvents = 0;
+  private readonly limits: SseLimits;
 
   constructor(
     private readonly host: SimHost,
-    private readonly limits: typeof SSE_LIMITS = SSE_LIMITS,
+    limits: Partial<SseLimits> = {},
   ) {
+    this.limits = { ...SSE_LIMITS, ...limits };
     this.offWorld = host.onWorldChange((world) => this.onWorld(world));
-    this.timer = setInterval(() => this.sweep(), Math.min(1000, limits.stallMs));
+    this.timer = setInterval(() => this.sweep(), Math.min(1000, this.limits.stallMs));
     this.timer.unref();
   }
 
@@ -47,7 +58,10 @@ export class TraceStreams {
     return this.clients.size;
   }
 
-  /** False when the cap is reached (the caller answers 429). */
+  /** The most bytes any client had waiting after a write (tests check it against the bound). */
+  peakBuffered = 0;
+
+  /** True when the cap is reached (the caller answers 429). */
   get full(): boolean {
     return this.clients.size >= this.limits.maxClients;
   }
@@ -71,9 +85,6 @@ export class TraceStreams {
     this.clients.add(client);
     if (this.unsubscribe === undefined)
       this.unsubscribe = this.host.sim.trace.subscribe((e) => this.onEvent(e));
-    raw.on('drain', () => {
-      client.stalledSince = undefined;
-    });
     const remove = () => this.remove(client);
     raw.on('close', remove);
     raw.on('error', remove);
@@ -101,6 +112,7 @@ export class TraceStreams {
     const raw = client.raw;
     if (raw.writableLength > this.limits.maxBufferedBytes) {
       client.dropped++;
+      this.droppedEvents++;
       client.stalledSince ??= performance.now();
       return;
     }
@@ -109,6 +121,7 @@ export class TraceStreams {
       client.dropped = 0;
     }
     raw.write(text);
+    if (raw.writableLength > this.peakBuffered) this.peakBuffered = raw.writableLength;
   }
 
   private onEvent(e: TraceEvent): void {
@@ -131,7 +144,9 @@ export class TraceStreams {
   private sweep(): void {
     const now = performance.now();
     for (const c of [...this.clients]) {
+      // Behind since it first lost events, until its buffer is empty again (a reader catches up in a moment).
       if (c.raw.writableLength > this.limits.maxBufferedBytes) c.stalledSince ??= now;
+      else if (c.raw.writableLength === 0) c.stalledSince = undefined;
       if (c.stalledSince !== undefined && now - c.stalledSince >= this.limits.stallMs) {
         this.droppedClients++;
         c.raw.destroy();

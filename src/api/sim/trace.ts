@@ -3,7 +3,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { routeSchema } from '../route-schema.ts';
-import { SSE_LIMITS, TraceStreams } from './trace-stream.ts';
+import { SSE_LIMITS, type SseLimits, TraceStreams } from './trace-stream.ts';
 
 const TAGS = ['Trace'];
 
@@ -16,8 +16,20 @@ const query = {
   },
 };
 
-export function registerTraceRoutes(app: FastifyInstance, ctx: ApiContext): void {
-  const streams = new TraceStreams(ctx.host);
+const streamsByApp = new WeakMap<FastifyInstance, TraceStreams>();
+
+/** The live trace's clients of a server (for tests and monitoring). */
+export function traceStreamsOf(app: FastifyInstance): TraceStreams | undefined {
+  return streamsByApp.get(app);
+}
+
+export function registerTraceRoutes(
+  app: FastifyInstance,
+  ctx: ApiContext,
+  limits: Partial<SseLimits> = {},
+): void {
+  const streams = new TraceStreams(ctx.host, limits);
+  streamsByApp.set(app, streams);
   app.addHook('onClose', async () => streams.close());
 
   app.get(

@@ -160,6 +160,7 @@ function workloadFrom(ctx: ApiContext, body: CreateWorkloadBody): Workload {
   }
   const topic = need(body.topic, 'topic', body.kind);
   if (!Object.hasOwn(world.cluster.image.topics, topic)) throw unknownTopicOrPartition();
+  checkPartitions(body, topic, world.cluster.image.topics[topic]!.partitions.length);
   const name = body.name ?? world.workloads.freeName(base);
   world.workloads.checkName(name);
   if (body.kind === 'explicit-producer') {
@@ -219,6 +220,27 @@ function workloadFrom(ctx: ApiContext, body: CreateWorkloadBody): Workload {
         ...flavour,
       });
   }
+}
+
+/** Partition numbers a workload names must exist in its topic, each once. */
+function checkPartitions(body: CreateWorkloadBody, topic: string, count: number): void {
+  const within = (p: number, what: string) => {
+    if (p >= count)
+      throw badRequest(`${what} ${p} does not exist: topic '${topic}' has partitions 0 to ${count - 1}`);
+  };
+  if (body.partition !== undefined) within(body.partition, 'partition');
+  if (body.partitions !== undefined) {
+    const seen = new Set<number>();
+    for (const p of body.partitions) {
+      within(p, 'partition');
+      if (seen.has(p)) throw badRequest(`partition ${p} is listed twice in "partitions"`);
+      seen.add(p);
+    }
+  }
+  if (body.partition_count !== undefined && body.partition_count > count)
+    throw badRequest(
+      `partition_count ${body.partition_count} is more than topic '${topic}' has (${count}): the producer would write to partitions that do not exist`,
+    );
 }
 
 export function registerWorkloadRoutes(app: FastifyInstance, ctx: ApiContext): void {

@@ -7,7 +7,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Broker } from '../../../models/broker/index.ts';
 import { validateTopicConfigs } from '../../../models/controller/index.ts';
-import { describeTopicConfigs, TOPIC_CONFIGS_BY_NAME } from '../../../models/metadata/index.ts';
+import {
+  configMap,
+  describeTopicConfigs,
+  isForbiddenConfigName,
+  TOPIC_CONFIGS_BY_NAME,
+} from '../../../models/metadata/index.ts';
 import type { AlterConfigOp } from '../../../models/protocol/index.ts';
 import { type ApiContext, baseUrl, readBroker, topicOf, worldOf } from '../context.ts';
 import { kafkaBadRequest, notFound, restErrorOfCode, unknownTopicOrPartition } from '../errors.ts';
@@ -54,12 +59,13 @@ function checkAlter(world: World, topic: string, ops: AlterConfigOp[]): void {
   if (!Object.hasOwn(image.topics, topic)) throw unknownTopicOrPartition();
   const seen = new Set<string>();
   for (const op of ops) {
+    if (isForbiddenConfigName(op.name)) throw kafkaBadRequest(`Invalid config name: ${op.name}`);
     if (seen.has(op.name)) throw kafkaBadRequest('Error due to duplicate config keys');
     seen.add(op.name);
     if (op.op === 'SET' && (op.value === undefined || op.value === null))
       throw kafkaBadRequest(`Null value not supported for topic configs: ${op.name}`);
   }
-  const next: Record<string, string> = { ...(image.configs.topic[topic] ?? {}) };
+  const next = configMap(image.configs.topic[topic] ?? {});
   for (const op of ops) {
     if (op.op === 'SET') next[op.name] = op.value!;
     else delete next[op.name];

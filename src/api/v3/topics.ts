@@ -12,7 +12,7 @@ import {
   ReplicaPlacementError,
   validateTopicConfigs,
 } from '../../../models/controller/index.ts';
-import type { MetadataImage, TopicImage } from '../../../models/metadata/index.ts';
+import { configMap, type MetadataImage, type TopicImage } from '../../../models/metadata/index.ts';
 import type { NewTopic } from '../../cluster/index.ts';
 import { type ApiContext, baseUrl, readImage, topicOf, worldOf } from '../context.ts';
 import { kafkaBadRequest, restErrorOfCode, unknownTopicOrPartition } from '../errors.ts';
@@ -92,7 +92,7 @@ function checkCreate(world: World, body: CreateBody): NewTopic {
   if (collides !== undefined)
     throw kafkaBadRequest(`Topic '${name}' collides with existing topic: ${collides}`);
 
-  const configs: Record<string, string> = {};
+  const configs = configMap();
   const nulls: string[] = [];
   for (const c of body.configs ?? []) {
     if (c.value === null || c.value === undefined) nulls.push(c.name);
