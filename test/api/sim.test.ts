@@ -34,7 +34,7 @@ describe('clock', () => {
     expect((await f.call('POST', '/sim/resume')).body.paused).toBe(false);
     const bad = await f.call('PUT', '/sim/clock/speed', { speed: 0 });
     expect(bad.status).toBe(400);
-    expect(bad.body.message).toMatch(/speed must be a number above 0/);
+    expect(bad.body.message).toMatch(/speed must be a positive decimal number/);
   });
 
   it('steps events and advances by a duration, exactly', async () => {

@@ -125,10 +125,14 @@ describe('kafkasim serve', () => {
     const cases: [string[], RegExp][] = [
       [['--storage', 'disk'], /--storage expects kafka or shared/],
       [['--brokers', '0'], /--brokers expects a whole number from 1 to 64/],
-      [['--speed', 'fast'], /--speed expects a number above 0/],
+      [['--speed', 'fast'], /--speed expects a positive decimal number/],
+      [['--speed', '1e3'], /--speed expects a positive decimal number/],
+      [['--lake-user', 'root:'], /--lake-user: the Lake password must not be empty/],
+      [['--allowed-hosts', 'a b'], /--allowed-hosts expects host names/],
       [['--port', '70000'], /--port expects a whole number from 0 to 65535/],
       [['--bogus'], /Unknown option '--bogus'/],
       [['no-such-file.yaml'], /cannot read the scenario file 'no-such-file.yaml'/],
+      [['/dev/zero'], /cannot read the scenario file '\/dev\/zero': not a regular file/],
       [['a.yaml', 'b.yaml'], /at most one scenario file/],
     ];
     for (const [args, message] of cases) {
