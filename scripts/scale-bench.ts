@@ -4,6 +4,7 @@
 // kafka-producer-perf-test at a rate (0 = idle), for a span of virtual time. Prints one JSON line.
 //
 //   node --import tsx scripts/scale-bench.ts --brokers 10 --partitions 1000 --rate 20000 --seconds 60
+//     [--invariant-every N]   check the kernel's invariants every N events (default 1, as createCluster)
 //   node --import tsx scripts/scale-bench.ts --matrix [--out docs/performance-scale.json] [--svg docs/scale.svg]
 //
 // --matrix runs the table (each row in a child process, one after the other) and, with --svg, draws
@@ -21,6 +22,8 @@ interface Row {
   rate: number;
   seconds: number;
   recordSize: number;
+  /** Check the kernel's invariants every N events (createCluster's default is 1: after every event). */
+  invariantEvery?: number;
 }
 
 interface Result extends Row {
@@ -47,7 +50,12 @@ function arg(args: string[], name: string, fallback: number): number {
 }
 
 function runOne(row: Row): Result {
-  const c = createCluster({ seed: 23, brokers: row.brokers, storage: 'kafka' });
+  const c = createCluster({
+    seed: 23,
+    brokers: row.brokers,
+    storage: 'kafka',
+    ...(row.invariantEvery ? { invariantEvery: row.invariantEvery } : {}),
+  });
   const t0 = performance.now();
   c.admin.createTopic({ name: 'scale', partitions: row.partitions, replicationFactor: 3 });
   // Until every broker has replayed the topic and every partition has a leader.
@@ -190,6 +198,7 @@ function main(args: string[]): void {
     rate: arg(args, 'rate', 20_000),
     seconds: arg(args, 'seconds', 60),
     recordSize: arg(args, 'record-size', 512),
+    invariantEvery: arg(args, 'invariant-every', 1),
   };
   console.log(JSON.stringify(runOne(row)));
 }

@@ -8,6 +8,7 @@
 //   delayed-produce.ts     appends and the acks=all wait                 (appendRecords, DelayedProduce)
 //   read-from-log.ts       a fetch's per-partition reads                 (ReplicaManager.readFromLog)
 //   fetch-purgatory.ts     fetches waiting for data                      (DelayedFetch)
+//   fetch-session.ts       incremental fetch sessions (KIP-227)          (FetchSession, FetchSessionCache)
 //   replica-fetcher.ts     the follower's fetch loops                    (AbstractFetcherThread)
 //   lifecycle-manager.ts   registration, heartbeats, the metadata log    (BrokerLifecycleManager)
 //   controller-channel.ts  requests to the active controller             (NodeToControllerChannelManager)
@@ -25,6 +26,7 @@ import type { BrokerCore } from './broker-core.ts';
 import { type BrokerConfig, brokerDefaults } from './config.ts';
 import { ControllerChannel } from './controller-channel.ts';
 import { FetchPurgatory } from './fetch-purgatory.ts';
+import { FetchSessionCache } from './fetch-session.ts';
 import { KafkaApis } from './kafka-apis.ts';
 import { BrokerLifecycleManager } from './lifecycle-manager.ts';
 import { BrokerLoadModel } from './load-model.ts';
@@ -78,6 +80,7 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
   private readonly replicaManager: ReplicaManager;
   private readonly fetcher: ReplicaFetcher;
   private readonly purgatory: FetchPurgatory;
+  private readonly sessions: FetchSessionCache;
   private readonly load: BrokerLoadModel;
   private readonly channel: RequestChannel;
   private readonly apis: KafkaApis;
@@ -97,8 +100,12 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
     this.replicaManager = new ReplicaManager(this, this.controllerChannel, options.sharedStorage, {
       brokerEpoch: () => this.lifecycle.brokerEpoch,
       localLogs: () => this.localLogs,
-      wake: (key) => this.purgatory.wake(key),
-      ensureFetcher: (leaderId) => this.fetcher.ensureFetcher(leaderId),
+      wake: (key) => {
+        this.purgatory.wake(key);
+        this.sessions.mark(key, true);
+      },
+      follow: (r) => this.fetcher.follow(r),
+      onPartitionChanged: (key) => this.sessions.mark(key, false),
       onRoleChange: (r) =>
         this.groupCoordinator.onPartitionRole(r.topic, r.partition, r.role, r.leaderEpoch, r.log),
     });
@@ -108,6 +115,13 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
       this.apis.sendFetch(res, reply),
     );
     this.load = new BrokerLoadModel(this);
+    this.sessions = new FetchSessionCache(
+      this,
+      this.replicaManager,
+      reader,
+      (res, reply) => this.apis.sendFetch(res, reply),
+      () => this.random('fetch-session').int(1, 2 ** 31 - 1),
+    );
     this.groupCoordinator = new GroupCoordinator(this, {
       createTopic: (topic, done) =>
         this.controllerChannel.send<CreateTopicsResponse>({ type: 'CreateTopics', topics: [topic] }, (r) =>
@@ -130,6 +144,7 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
       replicaManager: this.replicaManager,
       reader,
       purgatory: this.purgatory,
+      sessions: this.sessions,
       load: this.load,
       groupCoordinator: this.groupCoordinator,
     });
@@ -164,6 +179,7 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
     this.replicaManager.clear();
     this.channel.reset();
     this.purgatory.reset();
+    this.sessions.reset();
     this.fetcher.reset();
     this.load.reset();
     this.groupCoordinator.reset();

@@ -7,6 +7,10 @@ export interface BrokerConfig {
   'replica.fetch.max.bytes': number;
   'replica.fetch.wait.max.ms': number;
   'replica.fetch.response.max.bytes': number;
+  /** KIP-227: how many incremental fetch sessions a broker caches. */
+  'max.incremental.fetch.session.cache.slots': number;
+  /** KIP-227: how long a session must be unused before any new session may evict it. */
+  'min.incremental.fetch.session.eviction.ms': number;
   /** Kafka: bytes/s a follower may copy for throttled replicas; Infinity = unthrottled (Kafka's Long.MAX). */
   'follower.replication.throttled.rate': number;
   /** Kafka broker default for topics without their own. */
@@ -34,6 +38,8 @@ export const brokerDefaults: Readonly<BrokerConfig> = Object.freeze({
   'replica.fetch.max.bytes': 1_048_576,
   'replica.fetch.wait.max.ms': 500,
   'replica.fetch.response.max.bytes': 10_485_760,
+  'max.incremental.fetch.session.cache.slots': 1000,
+  'min.incremental.fetch.session.eviction.ms': 120_000,
   'follower.replication.throttled.rate': Number.POSITIVE_INFINITY,
   'min.insync.replicas': 1,
   'offsets.topic.num.partitions': 50,

@@ -21,6 +21,7 @@ import {
 import type { BrokerCore } from './broker-core.ts';
 import { appendRecords } from './delayed-produce.ts';
 import type { FetchPurgatory } from './fetch-purgatory.ts';
+import type { FetchSessionCache } from './fetch-session.ts';
 import type { BrokerLoadModel } from './load-model.ts';
 import { batchBytes, type LogReader } from './read-from-log.ts';
 import type { ReplicaManager } from './replica-manager.ts';
@@ -32,6 +33,7 @@ export interface ApisParts {
   readonly replicaManager: ReplicaManager;
   readonly reader: LogReader;
   readonly purgatory: FetchPurgatory;
+  readonly sessions: FetchSessionCache;
   readonly load: BrokerLoadModel;
   readonly groupCoordinator: GroupCoordinator;
 }
@@ -67,15 +69,17 @@ export class KafkaApis {
   handleProduce(req: ProduceRequest, done: (response: ProduceResponse) => void): void {
     let bytes = 0;
     for (const p of req.partitions) bytes += p.batch.bytes;
-    const { replicaManager, purgatory } = this.parts;
+    const { replicaManager } = this.parts;
     this.core.schedule(
       this.parts.load.produceDelay(bytes),
-      () => appendRecords(this.core, replicaManager, (key) => purgatory.wake(key), req, done),
+      () => appendRecords(this.core, replicaManager, (key) => replicaManager.wake(key), req, done),
       'broker.produce',
     );
   }
 
   private handleFetch(req: FetchRequest, done: FetchReply): void {
+    // A fetch in (or opening) a session (KIP-227); without a session epoch it is a sessionless full fetch.
+    if (req.sessionEpoch !== undefined && req.sessionEpoch >= 0) return this.parts.sessions.handle(req, done);
     const now = this.parts.reader.tryFetch(req, req.maxWaitMs <= 0);
     if (now) return this.sendFetch(now, done);
     this.parts.purgatory.park(req, done);

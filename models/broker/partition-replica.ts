@@ -14,6 +14,25 @@ export interface FollowerState {
   lastCaughtUpTime: number;
   lastFetchTime: number;
   lastFetchLeaderLeo: number;
+  /**
+   * Set while the follower is caught up on this (idle) partition in a fetch session that no longer reads it: it
+   * is caught up as of the session's last fetch (see fetch-session.ts), folded in when the partition is read.
+   */
+  idleIn?: { readonly lastFetchMs: number } | undefined;
+}
+
+/** When the follower was last caught up, counting the fetches of a session that no longer reads the partition. */
+export function lastCaughtUp(f: FollowerState): number {
+  return f.idleIn ? Math.max(f.lastCaughtUpTime, f.idleIn.lastFetchMs) : f.lastCaughtUpTime;
+}
+
+/** Folds a session's fetches into the follower's state (as if each had read the partition) and ends the idle state. */
+export function foldIdle(f: FollowerState): void {
+  const s = f.idleIn;
+  if (!s) return;
+  if (s.lastFetchMs > f.lastCaughtUpTime) f.lastCaughtUpTime = s.lastFetchMs;
+  if (s.lastFetchMs > f.lastFetchTime) f.lastFetchTime = s.lastFetchMs;
+  f.idleIn = undefined;
 }
 
 /** An acks=all produce waiting for the high watermark to pass `requiredOffset` (part of a DelayedProduce). */
@@ -121,6 +140,7 @@ export class PartitionReplica {
   onFollowerFetch(replicaId: number, fetchOffset: number): void {
     const f = this.followers.get(replicaId);
     if (!f) return;
+    foldIdle(f);
     const now = this.host.now();
     const leo = this.log.logEndOffset;
     if (fetchOffset >= leo) f.lastCaughtUpTime = now;
@@ -148,7 +168,7 @@ export class PartitionReplica {
     const out = this.isr.filter((id) => {
       if (id === this.host.brokerId) return false;
       const f = this.followers.get(id);
-      return !f || now - f.lastCaughtUpTime > maxLagMs;
+      return !f || now - lastCaughtUp(f) > maxLagMs;
     });
     if (out.length > 0)
       this.alterIsr(

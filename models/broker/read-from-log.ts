@@ -48,8 +48,8 @@ export class LogReader {
     let hasError = false;
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]!;
-      const pr = this.fetchPartition(
-        req,
+      const pr = this.readPartition(
+        req.replicaId,
         p.topic,
         p.partition,
         p.fetchOffset,
@@ -86,8 +86,9 @@ export class LogReader {
     return bytes >= req.minBytes;
   }
 
-  private fetchPartition(
-    req: FetchRequest,
+  /** One partition of a fetch by `replicaId` (a follower's broker id, or -1 for a consumer). */
+  readPartition(
+    replicaId: number,
     topic: string,
     partition: number,
     fetchOffset: number,
@@ -111,7 +112,7 @@ export class LogReader {
         return errorAnswer(topic, partition, Errors.UNKNOWN_LEADER_EPOCH.code, -1, -1);
     }
     const log = r.log;
-    const isFollower = req.replicaId >= 0;
+    const isFollower = replicaId >= 0;
     if (isFollower && lastFetchedEpoch !== undefined && lastFetchedEpoch >= 0) {
       const end = log.endOffsetForEpoch(lastFetchedEpoch);
       if (end.epoch !== lastFetchedEpoch || end.endOffset < fetchOffset) {
@@ -129,7 +130,7 @@ export class LogReader {
         log.logStartOffset,
       );
     }
-    if (isFollower) r.onFollowerFetch(req.replicaId, fetchOffset);
+    if (isFollower) r.onFollowerFetch(replicaId, fetchOffset);
     const limit = isFollower ? log.logEndOffset : log.highWatermark;
     const batches = log.read(fetchOffset, limit, maxBytes);
     r.bytesOut += batchBytes(batches);

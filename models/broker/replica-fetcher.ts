@@ -1,16 +1,54 @@
 // The follower side of replication (Kafka's ReplicaFetcherThread over AbstractFetcherThread): one fetch loop per
-// leader broker, each fetch covering every partition this broker follows from that leader. The answers append
-// to the follower's log and carry the leader's high watermark; a diverging epoch (KIP-320) truncates the log
-// first. follower.replication.throttled.rate paces the loop.
+// leader broker, covering every partition this broker follows from that leader, in an incremental fetch session
+// (KIP-227; Kafka's FetchSessionHandler): the first fetch is full and opens a session, later ones name only the
+// partitions whose fetch position changed (and those to forget), and the leader answers only partitions with
+// news. A session error, or a lost request, starts over with a full fetch. The answers append to the follower's
+// log and carry the leader's high watermark; a diverging epoch (KIP-320) truncates the log first.
+// follower.replication.throttled.rate paces the loop.
 
-import type { FetchRequest, FetchResponse } from '../protocol/index.ts';
-import { brokerNodeId } from '../protocol/index.ts';
+import {
+  brokerNodeId,
+  Errors,
+  type FetchPartition,
+  type FetchRequest,
+  type FetchResponse,
+} from '../protocol/index.ts';
 import type { BrokerCore } from './broker-core.ts';
+import { INITIAL_EPOCH, INVALID_SESSION_ID, nextEpoch } from './fetch-session.ts';
+import type { PartitionReplica } from './partition-replica.ts';
 import type { ReplicaManager } from './replica-manager.ts';
 
+/** A followed partition and the fetch state the leader's session last got for it. */
+interface Followed {
+  replica: PartitionReplica;
+  sent: boolean;
+  fetchOffset: number;
+  lastFetchedEpoch: number;
+  currentLeaderEpoch: number;
+  maxBytes: number;
+}
+
+/** One leader's fetch loop and its session (FetchSessionHandler's state). */
+class LeaderFetch {
+  sessionId = INVALID_SESSION_ID;
+  epoch = INITIAL_EPOCH;
+  running = false;
+  /** By replica key, in the order followed. */
+  readonly partitions = new Map<string, Followed>();
+  forgotten: { topic: string; partition: number }[] = [];
+
+  constructor(readonly leaderId: number) {}
+
+  /** Starts over with a full fetch (a new session). */
+  resetSession(): void {
+    this.sessionId = INVALID_SESSION_ID;
+    this.epoch = INITIAL_EPOCH;
+    this.forgotten = [];
+  }
+}
+
 export class ReplicaFetcher {
-  /** Leaders a fetch loop runs for. */
-  private fetchers = new Map<number, boolean>();
+  private leaders = new Map<number, LeaderFetch>();
 
   constructor(
     private readonly core: BrokerCore,
@@ -18,23 +56,43 @@ export class ReplicaFetcher {
   ) {}
 
   reset(): void {
-    this.fetchers = new Map();
+    this.leaders = new Map();
   }
 
-  /** Starts the fetch loop for `leaderId` unless it runs already (it stops when nothing follows that leader). */
-  ensureFetcher(leaderId: number): void {
-    if (this.fetchers.get(leaderId)) return;
-    this.fetchers.set(leaderId, true);
-    this.core.schedule(0, () => this.followerFetch(leaderId), 'broker.replica-fetch');
+  /** This broker now follows `replica`'s leader: add it to that leader's fetch (starting the loop if needed). */
+  follow(replica: PartitionReplica): void {
+    const leaderId = replica.leaderId;
+    let lf = this.leaders.get(leaderId);
+    if (!lf) this.leaders.set(leaderId, (lf = new LeaderFetch(leaderId)));
+    const existing = lf.partitions.get(replica.key);
+    // A new leader epoch or a new replica object is sent afresh (its fetch state changed).
+    lf.partitions.set(replica.key, {
+      replica,
+      sent: false,
+      fetchOffset: existing?.fetchOffset ?? -1,
+      lastFetchedEpoch: -1,
+      currentLeaderEpoch: -1,
+      maxBytes: -1,
+    });
+    if (lf.running) return;
+    lf.running = true;
+    this.core.schedule(0, () => this.fetch(lf), 'broker.replica-fetch');
   }
 
-  private followerFetch(leaderId: number): void {
+  private fetch(lf: LeaderFetch): void {
     const core = this.core;
-    const following = [...this.replicaManager.replicas.values()].filter(
-      (r) => r.role === 'follower' && r.leaderId === leaderId,
-    );
-    if (following.length === 0) {
-      this.fetchers.delete(leaderId);
+    const leaderId = lf.leaderId;
+    const replicas = this.replicaManager.replicas;
+    // Partitions this broker no longer follows from this leader leave the session.
+    for (const [key, f] of lf.partitions) {
+      const r = f.replica;
+      if (r.role === 'follower' && r.leaderId === leaderId && replicas.get(key) === r) continue;
+      lf.partitions.delete(key);
+      if (f.sent) lf.forgotten.push({ topic: r.topic, partition: r.partition });
+    }
+    if (lf.partitions.size === 0) {
+      lf.running = false;
+      lf.resetSession();
       return;
     }
     const throttle = core.config['follower.replication.throttled.rate'];
@@ -44,68 +102,126 @@ export class ReplicaFetcher {
     const perFetch = Number.isFinite(throttle)
       ? Math.max(1, Math.floor(throttle / 10))
       : core.config['replica.fetch.max.bytes'];
+    const full = lf.epoch === INITIAL_EPOCH;
+    const parts: FetchPartition[] = [];
+    const sent: Followed[] = [];
+    for (const f of lf.partitions.values()) {
+      const log = f.replica.log;
+      const fetchOffset = log.logEndOffset;
+      const lastFetchedEpoch = log.latestEpoch;
+      const currentLeaderEpoch = f.replica.leaderEpoch;
+      if (
+        !full &&
+        f.sent &&
+        f.fetchOffset === fetchOffset &&
+        f.lastFetchedEpoch === lastFetchedEpoch &&
+        f.currentLeaderEpoch === currentLeaderEpoch &&
+        f.maxBytes === perFetch
+      )
+        continue;
+      f.fetchOffset = fetchOffset;
+      f.lastFetchedEpoch = lastFetchedEpoch;
+      f.currentLeaderEpoch = currentLeaderEpoch;
+      f.maxBytes = perFetch;
+      sent.push(f);
+      parts.push({
+        topic: f.replica.topic,
+        partition: f.replica.partition,
+        fetchOffset,
+        lastFetchedEpoch,
+        currentLeaderEpoch,
+        partitionMaxBytes: perFetch,
+      });
+    }
     const req: FetchRequest = {
       type: 'Fetch',
       replicaId: core.brokerId,
       maxWaitMs,
       minBytes: 1,
       maxBytes: core.config['replica.fetch.response.max.bytes'],
-      partitions: following.map((r) => ({
-        topic: r.topic,
-        partition: r.partition,
-        fetchOffset: r.log.logEndOffset,
-        lastFetchedEpoch: r.log.latestEpoch,
-        currentLeaderEpoch: r.leaderEpoch,
-        partitionMaxBytes: perFetch,
-      })),
+      sessionId: lf.sessionId,
+      sessionEpoch: lf.epoch,
+      partitions: parts,
     };
+    if (!full && lf.forgotten.length > 0) req.forgotten = lf.forgotten;
+    lf.forgotten = [];
     const started = core.sim.now;
     core.request<FetchResponse>(
       brokerNodeId(leaderId),
       req,
       (o) => {
+        if (this.leaders.get(leaderId) !== lf) return;
         if (!o.ok) {
+          // The session's state is unknown after a lost request: the next fetch is full (FetchSessionHandler).
+          lf.resetSession();
           core.schedule(
             Math.max(0, 100 - (core.sim.now - started)),
-            () => this.followerFetch(leaderId),
+            () => this.fetch(lf),
             'broker.replica-fetch',
           );
           return;
         }
-        let bytes = 0;
-        for (const pr of o.response.partitions) {
-          const r = this.replicaManager.findReplica(pr.topic, pr.partition);
-          if (!r || r.role !== 'follower' || r.leaderId !== leaderId) continue;
-          if (pr.errorCode !== 0) continue;
-          if (pr.divergingEpoch) {
-            const mine = r.log.endOffsetForEpoch(pr.divergingEpoch.epoch);
-            const to = Math.min(
-              pr.divergingEpoch.endOffset,
-              mine.epoch === pr.divergingEpoch.epoch ? mine.endOffset : pr.divergingEpoch.endOffset,
-            );
-            core.emit('broker.truncate', {
-              topic: r.topic,
-              partition: r.partition,
-              from: r.log.logEndOffset,
-              to,
-            });
-            r.log.truncateTo(Math.max(0, to));
-            continue;
+        const res = o.response;
+        if (res.errorCode) {
+          if (
+            res.errorCode === Errors.FETCH_SESSION_ID_NOT_FOUND.code ||
+            res.errorCode === Errors.INVALID_FETCH_SESSION_EPOCH.code
+          ) {
+            core.emit('broker.fetch-session-reset', { leader: leaderId, errorCode: res.errorCode });
           }
-          if (pr.batches.length > 0) {
-            r.log.appendAsFollower(pr.batches);
-            for (const b of pr.batches) bytes += b.bytes;
-          }
-          r.log.highWatermark = Math.min(r.log.logEndOffset, pr.highWatermark);
+          lf.resetSession();
+          core.schedule(0, () => this.fetch(lf), 'broker.replica-fetch');
+          return;
         }
+        for (const f of sent) f.sent = true;
+        if (full) {
+          lf.sessionId = res.sessionId ?? INVALID_SESSION_ID;
+          // No session cached on the leader: the next fetch is full again.
+          lf.epoch = lf.sessionId === INVALID_SESSION_ID ? INITIAL_EPOCH : 1;
+        } else {
+          lf.epoch = nextEpoch(lf.epoch);
+        }
+        const bytes = this.applyResponse(lf, res);
         // Throttled copies pace the loop so that `rate` is not exceeded.
         const pace =
           Number.isFinite(throttle) && bytes > 0
             ? Math.max(0, (bytes / throttle) * 1000 - (core.sim.now - started))
             : 0;
-        core.schedule(pace, () => this.followerFetch(leaderId), 'broker.replica-fetch');
+        core.schedule(pace, () => this.fetch(lf), 'broker.replica-fetch');
       },
       maxWaitMs + 30_000,
     );
+  }
+
+  /** Appends what the leader sent, truncating first on a diverging epoch; returns the bytes appended. */
+  private applyResponse(lf: LeaderFetch, res: FetchResponse): number {
+    const core = this.core;
+    let bytes = 0;
+    for (const pr of res.partitions) {
+      const r = this.replicaManager.findReplica(pr.topic, pr.partition);
+      if (!r || r.role !== 'follower' || r.leaderId !== lf.leaderId) continue;
+      if (pr.errorCode !== 0) continue;
+      if (pr.divergingEpoch) {
+        const mine = r.log.endOffsetForEpoch(pr.divergingEpoch.epoch);
+        const to = Math.min(
+          pr.divergingEpoch.endOffset,
+          mine.epoch === pr.divergingEpoch.epoch ? mine.endOffset : pr.divergingEpoch.endOffset,
+        );
+        core.emit('broker.truncate', {
+          topic: r.topic,
+          partition: r.partition,
+          from: r.log.logEndOffset,
+          to,
+        });
+        r.log.truncateTo(Math.max(0, to));
+        continue;
+      }
+      if (pr.batches.length > 0) {
+        r.log.appendAsFollower(pr.batches);
+        for (const b of pr.batches) bytes += b.bytes;
+      }
+      r.log.highWatermark = Math.min(r.log.logEndOffset, pr.highWatermark);
+    }
+    return bytes;
   }
 }

@@ -17,8 +17,10 @@ export interface ReplicaManagerHooks {
   readonly localLogs: () => Map<string, PartitionLog>;
   /** Fetches parked on partition `key` may answer now. */
   readonly wake: (key: string) => void;
-  /** This broker now follows `leaderId` for some partition: make sure a fetcher runs for it. */
-  readonly ensureFetcher: (leaderId: number) => void;
+  /** This broker now follows `replica`'s leader: add it to the fetcher for that leader. */
+  readonly follow: (replica: PartitionReplica) => void;
+  /** A partition's registration changed: fetch sessions holding it read it again. */
+  readonly onPartitionChanged: (key: string) => void;
   /** A replica's role changed (the group coordinator follows __consumer_offsets leadership). */
   readonly onRoleChange: (replica: PartitionReplica) => void;
 }
@@ -69,6 +71,11 @@ export class ReplicaManager implements ReplicaHost {
   }
   onHighWatermark(replica: PartitionReplica): void {
     this.hooks.wake(replica.key);
+  }
+
+  /** Partition `key` has news (an append, a high watermark move): fetches waiting on it may answer now. */
+  wake(key: string): void {
+    this.hooks.wake(key);
   }
 
   // ---- lookups ----
@@ -154,6 +161,7 @@ export class ReplicaManager implements ReplicaHost {
       return;
     }
     const replica = existing ?? this.createReplica(topic, p);
+    this.hooks.onPartitionChanged(key);
     const leaderChanged = replica.leaderId !== reg.leader || replica.leaderEpoch !== reg.leaderEpoch;
     replica.isr = [...reg.isr];
     replica.replicas = [...reg.replicas];
@@ -234,7 +242,7 @@ export class ReplicaManager implements ReplicaHost {
       leader: r.leaderId,
       leaderEpoch: r.leaderEpoch,
     });
-    this.hooks.ensureFetcher(r.leaderId);
+    this.hooks.follow(r);
   }
 
   /** Stops hosting a replica. In shared mode a leader that loses it closes it and asks for the new election. */

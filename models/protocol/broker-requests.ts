@@ -46,7 +46,15 @@ export interface FetchRequest {
   maxWaitMs: number;
   minBytes: number;
   maxBytes: number;
+  /**
+   * KIP-227: the fetch session (0: none). With `sessionEpoch` 0 a full fetch that creates a session, -1 a full
+   * fetch without one (also what an absent epoch means), above 0 an incremental fetch of session `sessionId`.
+   */
+  sessionId?: number;
+  sessionEpoch?: number;
   partitions: FetchPartition[];
+  /** In an incremental fetch, the partitions to remove from the session. */
+  forgotten?: { topic: string; partition: number }[];
 }
 export interface FetchPartitionResponse {
   topic: string;
@@ -59,6 +67,10 @@ export interface FetchPartitionResponse {
   currentLeader?: LeaderHint;
 }
 export interface FetchResponse {
+  /** A top-level error (FETCH_SESSION_ID_NOT_FOUND, INVALID_FETCH_SESSION_EPOCH): no partition was read. */
+  errorCode?: number;
+  /** The session the fetch belongs to (0: none was created). */
+  sessionId?: number;
   partitions: FetchPartitionResponse[];
 }
 

@@ -313,6 +313,20 @@ const ROWS = {
   ],
   NON_EMPTY_GROUP: [68, false, false, 'GroupNotEmptyException', 'The group is not empty.'],
   GROUP_ID_NOT_FOUND: [69, false, false, 'GroupIdNotFoundException', 'The group id does not exist.'],
+  FETCH_SESSION_ID_NOT_FOUND: [
+    70,
+    true,
+    false,
+    'FetchSessionIdNotFoundException',
+    'The fetch session ID was not found.',
+  ],
+  INVALID_FETCH_SESSION_EPOCH: [
+    71,
+    true,
+    false,
+    'InvalidFetchSessionEpochException',
+    'The fetch session epoch is invalid.',
+  ],
   FENCED_LEADER_EPOCH: [
     74,
     true,
