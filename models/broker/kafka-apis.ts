@@ -79,7 +79,8 @@ export class KafkaApis {
 
   private handleFetch(req: FetchRequest, done: FetchReply): void {
     // A fetch in (or opening) a session (KIP-227); without a session epoch it is a sessionless full fetch.
-    if (req.sessionEpoch !== undefined && req.sessionEpoch >= 0) return this.parts.sessions.handle(req, done);
+    if ((req.sessionEpoch ?? -1) >= 0 || (req.sessionId ?? 0) !== 0)
+      return this.parts.sessions.handle(req, done);
     const now = this.parts.reader.tryFetch(req, req.maxWaitMs <= 0);
     if (now) return this.sendFetch(now, done);
     this.parts.purgatory.park(req, done);
