@@ -3,7 +3,7 @@
 // memory, the request log records every change (Lake DDL included) or refuses it, a replay reproduces the run,
 // and SIGTERM stops the server during a Lake statement with the log written. Wall times are measured and
 // printed, never held to a bound (the machine is shared); what is asserted is order and state.
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -19,9 +19,9 @@ import {
 } from '../../src/api/index.ts';
 import { traceStreamsOf } from '../../src/api/sim/trace.ts';
 import { TraceStreams } from '../../src/api/sim/trace-stream.ts';
+import { spawnKafkasim } from '../kafkasim-process.ts';
 import { fixture, LAKE_AUTH } from './fixture.ts';
 
-const BIN = new URL('../../bin/kafkasim.js', import.meta.url).pathname;
 const JSON_TYPE = { 'content-type': 'application/json' };
 
 async function call(base: string, method: string, path: string, body?: unknown, headers = {}) {
@@ -326,11 +326,10 @@ describe('stopping', () => {
   it('SIGTERM during a Lake statement stops the server and writes the request log', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'kafkasim-stop-'));
     const logFile = join(dir, 'requests.json');
-    const child: ChildProcessWithoutNullStreams = spawn(
-      process.execPath,
-      [BIN, 'serve', '--port', '0', '--paused', '--lake-user', 'u:p', '--record-requests', logFile],
+    const child = spawnKafkasim(
+      ['serve', '--port', '0', '--paused', '--lake-user', 'u:p', '--record-requests', logFile],
       { stdio: 'pipe' },
-    );
+    ) as ChildProcessWithoutNullStreams;
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

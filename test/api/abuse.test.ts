@@ -1,7 +1,7 @@
 // Abuse suite, part 1: strangers are kept out and hostile shapes get 4xx. Each case sends real requests and
 // checks the response and the simulation's state before and after (a refused request changes nothing: same
 // fingerprint, same request log, same topics). docs/security.md states what these tests hold the server to.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +9,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiServer, Pacer, routesOf, SimHost } from '../../src/api/index.ts';
 import { SERVED_LAKE_LIMITS, servedLakeOptions } from '../../src/api/served-lake.ts';
 import { loadScenarioText, ScenarioError } from '../../src/scenario/index.ts';
+import { spawnKafkasim } from '../kafkasim-process.ts';
 import { type Fixture, fixture, LAKE_AUTH } from './fixture.ts';
 
-const BIN = new URL('../../bin/kafkasim.js', import.meta.url).pathname;
+/** Runs the kafkasim command to its end: exit status and stderr. */
+function runKafkasim(args: string[]): Promise<{ status: number | null; stderr: string }> {
+  const child = spawnKafkasim(args, { stdio: 'pipe' });
+  let stderr = '';
+  child.stderr?.on('data', (d) => (stderr += d));
+  return new Promise((resolve) => child.on('exit', (status) => resolve({ status, stderr })));
+}
+
 const JSON_TYPE = { 'content-type': 'application/json' };
 const basic = (user: string, password: string) => ({
   authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
@@ -356,9 +364,7 @@ describe('hostile shapes get 4xx, never 500', () => {
     expect(stateOf(f)).toEqual(before);
     const dir = mkdtempSync(join(tmpdir(), 'kafkasim-abuse-'));
     writeFileSync(join(dir, 'bomb.yaml'), bomb);
-    const validate = spawnSync(process.execPath, [BIN, 'validate', join(dir, 'bomb.yaml')], {
-      encoding: 'utf8',
-    });
+    const validate = await runKafkasim(['validate', join(dir, 'bomb.yaml')]);
     expect(validate.status).toBe(2);
     expect(validate.stderr).toMatch(/aliases expand to too many nodes/);
   });
@@ -381,7 +387,7 @@ describe('hostile shapes get 4xx, never 500', () => {
       [dir, /not a regular file \(a directory\)/],
       [join(dir, 'big.yaml'), /more than the 16777216 allowed/],
     ] as const) {
-      const v = spawnSync(process.execPath, [BIN, 'validate', file], { encoding: 'utf8', timeout: 60_000 });
+      const v = await runKafkasim(['validate', file]);
       expect(v.status, file).toBe(2);
       expect(v.stderr, file).toMatch(message);
     }
