@@ -139,6 +139,20 @@ export class Producer extends SimNode {
   recordsFailed = 0;
   readonly errorCounts: Partial<Record<string, number>> = {};
   private readonly deques = new Map<string, Batch[]>();
+  /** Each deque's rank: the order deques were made, which is the order the sender visits them. */
+  private readonly dequeRanks = new Map<Batch[], number>();
+  /**
+   * The deques that may hold batches, by rank (Java's RecordAccumulator.ready looks only at partitions with
+   * batches): the sender visits these, not every partition ever written to. A deque enters when it gets a
+   * batch while empty and leaves when a pass finds it empty.
+   */
+  private active: Batch[][] = [];
+  private readonly activeSet = new Set<Batch[]>();
+  /**
+   * The index of the deque each sender pass under way is at (a pass may start inside another, from a callback):
+   * a deque that becomes active before that index waits for the next pass, as with a Map being iterated.
+   */
+  private readonly drainCursors: number[] = [];
   /** `topic-partition` strings, built once per partition (the send path looks deques up on every append). */
   private readonly tpKeys = new Map<string, string[]>();
   private readonly waitingForMetadata: {
@@ -341,12 +355,43 @@ export class Producer extends SimNode {
   private openBatch(topic: string, partition: number): Batch {
     const key = this.tpKey(topic, partition);
     let deque = this.deques.get(key);
-    if (!deque) this.deques.set(key, (deque = []));
+    if (!deque) {
+      this.deques.set(key, (deque = []));
+      this.dequeRanks.set(deque, this.dequeRanks.size);
+    }
+    if (!this.activeSet.has(deque)) this.activate(deque);
     const last = deque[deque.length - 1];
     if (last && !last.closed && !last.inFlight && last.attempts === 0) return last;
     const b = new Batch(topic, partition, key, this.sim.now);
     deque.push(b);
     return b;
+  }
+
+  private compactActive(): void {
+    let j = 0;
+    const list = this.active;
+    for (let i = 0; i < list.length; i++) {
+      const d = list[i]!;
+      if (d.length > 0) list[j++] = d;
+      else this.activeSet.delete(d);
+    }
+    list.length = j;
+  }
+
+  private activate(deque: Batch[]): void {
+    const rank = this.dequeRanks.get(deque)!;
+    const list = this.active;
+    let lo = 0;
+    let hi = list.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.dequeRanks.get(list[mid]!)! < rank) lo = mid + 1;
+      else hi = mid;
+    }
+    list.splice(lo, 0, deque);
+    this.activeSet.add(deque);
+    const cursors = this.drainCursors;
+    for (let i = 0; i < cursors.length; i++) if (lo <= cursors[i]!) cursors[i]!++;
   }
 
   private addRun(batch: Batch, index: number, count: number, bytes: number): void {
@@ -421,8 +466,13 @@ export class Producer extends SimNode {
     let needMetadata = false;
     // A partition with a second ready batch behind the one sent now.
     let more = false;
-    for (const deque of this.deques.values()) {
+    const cursors = this.drainCursors;
+    const depth = cursors.length;
+    cursors.push(0);
+    for (; cursors[depth]! < this.active.length; cursors[depth]!++) {
+      const deque = this.active[cursors[depth]!]!;
       this.expire(deque, now);
+      if (deque.length === 0) continue;
       const b = deque.find((x) => !x.inFlight);
       if (!b) continue;
       if (
@@ -458,6 +508,9 @@ export class Producer extends SimNode {
         groups.push([b]);
       }
     }
+    cursors.pop();
+    // Deques found empty leave the list (only outside every pass, so that no pass's position moves).
+    if (depth === 0) this.compactActive();
     let sent = false;
     for (let g = 0; leaders && groups && g < leaders.length; g++) {
       const broker = leaders[g]!;
