@@ -10,7 +10,8 @@
 # (tools/mutation/package.json), both outside the project's own dependencies, and runs Stryker with that Node.
 # The tests themselves run on the same Node 22 inside Stryker.
 #
-# Modules: partition-log broker raft-decisions assignors balancer-goal (default: all of them).
+# Modules: partition-log broker-replication broker raft-decisions assignors balancer-goal (default: all but
+# broker, whose full run takes hours: name it to run it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -35,7 +36,11 @@ TESTS[partition-log]='test/models/storage/**/*.test.ts'
 # The broker's replication and produce code: every file of models/broker (as it is split) but its config, its
 # index and the read-only view and checks the invariants are made of.
 MUTATE[broker]='models/broker/**/*.ts,!models/broker/config.ts,!models/broker/index.ts,!models/broker/api.ts,!models/broker/replica-view.ts,!models/broker/invariants.ts,!models/broker/log-agreement.ts'
-TESTS[broker]='test/models/broker/**/*.test.ts,test/cluster/rf3-leader-crash.test.ts,test/cluster/reassign-under-load.test.ts'
+TESTS[broker]='test/models/broker/**/*.test.ts,test/cluster/rf3-leader-crash.test.ts,test/cluster/reassign-under-load.test.ts,test/cluster/unclean-leader-divergence.test.ts,test/cluster/leader-restart-ack-loss.test.ts,test/cluster/clients.test.ts'
+# The replication and produce path alone (Partition's HW and ISR, DelayedProduce, the fetcher), with the fast tests:
+# the whole broker module's mutants run cluster tests and take hours on two shared cores.
+MUTATE[broker-replication]='models/broker/partition-replica.ts,models/broker/delayed-produce.ts,models/broker/replica-fetcher.ts'
+TESTS[broker-replication]='test/models/broker/**/*.test.ts,test/cluster/unclean-leader-divergence.test.ts'
 MUTATE[raft-decisions]='models/raft/decisions.ts'
 TESTS[raft-decisions]='test/models/raft/decisions.test.ts,test/models/raft/decisions-cases.test.ts'
 MUTATE[assignors]='models/group/assignors/*.ts,!models/group/assignors/index.ts,!models/group/assignors/types.ts'
@@ -44,7 +49,7 @@ MUTATE[balancer-goal]='models/balancer/usage-distribution-goal.ts'
 TESTS[balancer-goal]='test/models/balancer/goals.test.ts,test/models/balancer/usage-distribution-goal.test.ts'
 
 modules=("$@")
-[[ ${#modules[@]} -eq 0 ]] && modules=(partition-log raft-decisions assignors balancer-goal broker)
+[[ ${#modules[@]} -eq 0 ]] && modules=(partition-log broker-replication raft-decisions assignors balancer-goal)
 mkdir -p reports/mutation
 for m in "${modules[@]}"; do
   if [[ -z "${MUTATE[$m]:-}" ]]; then
