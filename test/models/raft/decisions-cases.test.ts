@@ -17,24 +17,7 @@ import {
   truncationOffset,
   validateOffsetAndEpoch,
 } from '../../../models/raft/index.ts';
-
-/** A log from runs of entries per epoch (empty runs leave no epoch entry). */
-function logOf(runs: readonly { epoch: number; length: number }[]): { epochs: EpochStart[]; end: number } {
-  const epochs: EpochStart[] = [];
-  let end = 0;
-  for (const r of runs) {
-    if (r.length === 0) continue;
-    epochs.push({ epoch: r.epoch, startOffset: end });
-    end += r.length;
-  }
-  return { epochs, end };
-}
-
-const epochAt = (log: { epochs: EpochStart[] }, offset: number): number => {
-  let epoch = 0;
-  for (const e of log.epochs) if (e.startOffset <= offset) epoch = e.epoch;
-  return epoch;
-};
+import { epochAt, logOf } from './epoch-logs.ts';
 
 const lastEpoch = (log: { epochs: EpochStart[] }): number =>
   log.epochs.length > 0 ? log.epochs[log.epochs.length - 1]!.epoch : 0;

@@ -4,7 +4,6 @@ import {
   binaryExponentialElectionBackoffMs,
   canGrantVote,
   compareOffsetAndEpoch,
-  type EpochStart,
   endOffsetForEpoch,
   isLogUpToDate,
   majority,
@@ -17,6 +16,7 @@ import {
   truncationOffset,
   validateOffsetAndEpoch,
 } from '../../../models/raft/index.ts';
+import { epochAt, logOf } from './epoch-logs.ts';
 
 const offsetAndEpoch = fc.record({ offset: fc.nat(1000), epoch: fc.nat(20) });
 
@@ -142,23 +142,6 @@ describe('high watermark', () => {
 });
 
 /** A log as its epoch cache and end offset, built from (epoch, length) runs with increasing epochs. */
-function logOf(runs: readonly { epoch: number; length: number }[]): { epochs: EpochStart[]; end: number } {
-  const epochs: EpochStart[] = [];
-  let end = 0;
-  for (const r of runs) {
-    if (r.length === 0) continue;
-    epochs.push({ epoch: r.epoch, startOffset: end });
-    end += r.length;
-  }
-  return { epochs, end };
-}
-
-/** The epoch of the entry at `offset`. */
-function epochAt(log: { epochs: EpochStart[] }, offset: number): number {
-  let epoch = 0;
-  for (const e of log.epochs) if (e.startOffset <= offset) epoch = e.epoch;
-  return epoch;
-}
 
 describe('divergence', () => {
   const leader = logOf([
