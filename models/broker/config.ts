@@ -11,6 +11,8 @@ export interface BrokerConfig {
   'max.incremental.fetch.session.cache.slots': number;
   /** KIP-227: how long a session must be unused before any new session may evict it. */
   'min.incremental.fetch.session.eviction.ms': number;
+  /** Kafka: how long a follower leaves a partition out of its fetches after the leader answered it with an error. */
+  'replica.fetch.backoff.ms': number;
   /** Kafka: bytes/s a follower may copy for throttled replicas; Infinity = unthrottled (Kafka's Long.MAX). */
   'follower.replication.throttled.rate': number;
   /** Kafka broker default for topics without their own. */
@@ -40,6 +42,7 @@ export const brokerDefaults: Readonly<BrokerConfig> = Object.freeze({
   'replica.fetch.response.max.bytes': 10_485_760,
   'max.incremental.fetch.session.cache.slots': 1000,
   'min.incremental.fetch.session.eviction.ms': 120_000,
+  'replica.fetch.backoff.ms': 1000,
   'follower.replication.throttled.rate': Number.POSITIVE_INFINITY,
   'min.insync.replicas': 1,
   'offsets.topic.num.partitions': 50,

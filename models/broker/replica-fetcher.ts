@@ -4,7 +4,9 @@
 // partitions whose fetch position changed (and those to forget), and the leader answers only partitions with
 // news. A session error, or a lost request, starts over with a full fetch. The answers append to the follower's
 // log and carry the leader's high watermark; a diverging epoch (KIP-320) truncates the log first.
-// follower.replication.throttled.rate paces the loop.
+// follower.replication.throttled.rate paces the loop. A partition the leader answers with an error sits out of the
+// fetches for replica.fetch.backoff.ms (AbstractFetcherThread.delayPartitions), so that a follower whose leader
+// does not (yet) lead the partition does not ask again at every round trip.
 
 import {
   brokerNodeId,
@@ -13,6 +15,7 @@ import {
   type FetchRequest,
   type FetchResponse,
 } from '../protocol/index.ts';
+import type { Timer } from '../sim/index.ts';
 import type { BrokerCore } from './broker-core.ts';
 import { INITIAL_EPOCH, INVALID_SESSION_ID, nextEpoch } from './fetch-session.ts';
 import type { PartitionReplica } from './partition-replica.ts';
@@ -26,6 +29,8 @@ interface Followed {
   lastFetchedEpoch: number;
   currentLeaderEpoch: number;
   maxBytes: number;
+  /** Left out of fetches until then, after an error from the leader. */
+  delayedUntil: number;
 }
 
 /** One leader's fetch loop and its session (FetchSessionHandler's state). */
@@ -33,6 +38,8 @@ class LeaderFetch {
   sessionId = INVALID_SESSION_ID;
   epoch = INITIAL_EPOCH;
   running = false;
+  /** The loop's wake-up while every partition it fetches is backing off. */
+  sleep: Timer | undefined = undefined;
   /** By replica key, in the order followed. */
   readonly partitions = new Map<string, Followed>();
   forgotten: { topic: string; partition: number }[] = [];
@@ -73,7 +80,15 @@ export class ReplicaFetcher {
       lastFetchedEpoch: -1,
       currentLeaderEpoch: -1,
       maxBytes: -1,
+      delayedUntil: 0,
     });
+    if (lf.sleep) {
+      // Every other partition is backing off: fetch the new one now.
+      lf.sleep.cancel();
+      lf.sleep = undefined;
+      this.core.schedule(0, () => this.fetch(lf), 'broker.replica-fetch');
+      return;
+    }
     if (lf.running) return;
     lf.running = true;
     this.core.schedule(0, () => this.fetch(lf), 'broker.replica-fetch');
@@ -102,10 +117,29 @@ export class ReplicaFetcher {
     const perFetch = Number.isFinite(throttle)
       ? Math.max(1, Math.floor(throttle / 10))
       : core.config['replica.fetch.max.bytes'];
+    const now = core.sim.now;
+    let wakeAt = Number.POSITIVE_INFINITY;
+    let ready = 0;
+    for (const f of lf.partitions.values()) {
+      if (f.delayedUntil > now) wakeAt = Math.min(wakeAt, f.delayedUntil);
+      else ready++;
+    }
+    if (ready === 0) {
+      lf.sleep = core.schedule(
+        wakeAt - now,
+        () => {
+          lf.sleep = undefined;
+          this.fetch(lf);
+        },
+        'broker.replica-fetch',
+      );
+      return;
+    }
     const full = lf.epoch === INITIAL_EPOCH;
     const parts: FetchPartition[] = [];
     const sent: Followed[] = [];
     for (const f of lf.partitions.values()) {
+      if (f.delayedUntil > now) continue;
       const log = f.replica.log;
       const fetchOffset = log.logEndOffset;
       const lastFetchedEpoch = log.latestEpoch;
@@ -200,7 +234,15 @@ export class ReplicaFetcher {
     for (const pr of res.partitions) {
       const r = this.replicaManager.findReplica(pr.topic, pr.partition);
       if (!r || r.role !== 'follower' || r.leaderId !== lf.leaderId) continue;
-      if (pr.errorCode !== 0) continue;
+      if (pr.errorCode !== 0) {
+        const f = lf.partitions.get(r.key);
+        if (f) {
+          f.delayedUntil = core.sim.now + core.config['replica.fetch.backoff.ms'];
+          // Sent afresh when the back-off ends.
+          f.sent = false;
+        }
+        continue;
+      }
       if (pr.divergingEpoch) {
         const mine = r.log.endOffsetForEpoch(pr.divergingEpoch.epoch);
         const to = Math.min(

@@ -192,7 +192,13 @@ export class PartitionLog {
 
   /** Removes every batch at or above `offset` (a follower truncating to the leader's log). */
   truncateTo(offset: number): void {
-    if (offset >= this.logEndOffset) return;
+    if (offset >= this.logEndOffset) {
+      // Nothing to cut, but an epoch that starts at the log end (this replica led in it and appended nothing)
+      // goes, as UnifiedLog.truncateTo always truncates the epoch cache: the leader that told it to truncate
+      // does not have that epoch, and a follower keeping it would be told to truncate at every fetch.
+      this.dropEpochsFrom(this.logEndOffset);
+      return;
+    }
     let i = this.batches.length;
     while (i > 0 && this.batches[i - 1]!.baseOffset >= offset) i--;
     if (i > 0 && lastOffsetOf(this.batches[i - 1]!) >= offset) {
@@ -207,10 +213,15 @@ export class PartitionLog {
       this.fingerprint.number(offset);
     }
     if (this.#highWatermark > offset) this.#highWatermark = offset;
-    while (this.epochs.length && this.epochs[this.epochs.length - 1]!.startOffset >= offset)
-      this.epochs.pop();
+    this.dropEpochsFrom(offset);
     this.rebuildProducers();
     this.watcher?.logChanged(this);
+  }
+
+  /** Forgets the epochs that start at or after `offset` (the leader-epoch cache's truncateFromEnd). */
+  private dropEpochsFrom(offset: number): void {
+    while (this.epochs.length && this.epochs[this.epochs.length - 1]!.startOffset >= offset)
+      this.epochs.pop();
   }
 
   private rebuildProducers(): void {

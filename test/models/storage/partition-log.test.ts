@@ -225,11 +225,14 @@ describe('PartitionLog: truncateTo', () => {
     log.truncateTo(20);
     expect(log.logEndOffset).toBe(8);
     expect(log.batchCount).toBe(4);
-    // A new leader's epoch that has no batch yet starts at the log end: truncating to the end keeps it.
+    // An epoch this replica started as leader but never appended to starts at the log end: a truncation to the
+    // end drops it (UnifiedLog.truncateTo's "always truncate epoch cache"), or a follower that led briefly would
+    // keep fetching with an epoch the new leader does not have, be told to truncate, and never get anywhere.
     log.assignEpochStart(6);
-    log.truncateTo(8);
     expect(log.latestEpoch).toBe(6);
-    expect(log.endOffsetForEpoch(6)).toEqual({ epoch: 6, endOffset: 8 });
+    log.truncateTo(8);
+    expect(log.latestEpoch).toBe(2);
+    expect(log.endOffsetForEpoch(6)).toEqual({ epoch: 2, endOffset: 8 });
   });
 
   it('forgets the epochs that started at or after the cut', () => {
