@@ -2,6 +2,7 @@
 // expected and what was found. Unions (`anyOf`/`oneOf` of value shapes) are resolved by re-validating the value
 // against each branch and reporting only the branch the value was evidently meant to be; "exactly one of these
 // keys" unions become one message naming the keys.
+import { createRequire } from 'node:module';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { describeValue, didYouMean } from './errors.ts';
 import { SCENARIO_SCHEMA_ID, scenarioSchema } from './schema.ts';
@@ -28,8 +29,24 @@ function ajv(): Ajv {
   return ajvInstance;
 }
 
+let precompiled: ((data: unknown) => boolean) | null | undefined;
+
+/** The build's precompiled validator (see precompile-validator.ts), or null when running from the sources. */
+function precompiledValidator(): ((data: unknown) => boolean) | null {
+  if (precompiled === undefined) {
+    try {
+      precompiled = createRequire(import.meta.url)('./scenario-validator.cjs') as (data: unknown) => boolean;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'MODULE_NOT_FOUND') throw e;
+      precompiled = null;
+    }
+  }
+  return precompiled;
+}
+
 /** Validates a whole scenario document; returns the problems (empty when valid). */
 export function validateAgainstSchema(data: unknown): SchemaProblem[] {
+  if (precompiledValidator()?.(data)) return [];
   ajv();
   if (rootValidator!(data)) return [];
   return convert(rootValidator!.errors ?? [], [], data);
