@@ -7,7 +7,15 @@ export { InvariantViolation, type SimContext, SimTimeoutError, SimulationError }
 export { EventQueue, type Lane, type LaneEntry, SimEvent, type Timer } from './event-queue.ts';
 export { Fingerprint } from './fingerprint.ts';
 export { ExitCode, KafkasimError } from './kafkasim-error.ts';
-export { type Endpoint, Network, type NetworkStats, type NodeId, type RequestOutcome } from './network.ts';
+export {
+  type Endpoint,
+  Network,
+  type NetworkStats,
+  type NodeId,
+  type RequestInterception,
+  type RequestInterceptor,
+  type RequestOutcome,
+} from './network.ts';
 export { type NodeStatus, type Periodic, SimNode } from './node.ts';
 export { RandomStream, Rng } from './rng.ts';
 export { type Invariant, type RunUntilOptions, Simulation, type SimulationOptions } from './simulation.ts';

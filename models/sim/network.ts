@@ -23,6 +23,24 @@ export interface Endpoint {
 
 export type RequestOutcome<R> = { ok: true; response: R } | { ok: false; error: 'timeout' | 'disconnected' };
 
+/**
+ * What a request interceptor decides for one request as it reaches its target: answer it at once in the target's
+ * place (`reply`), serve another payload, rewrite the answer, add time before the answer leaves, or serve it and
+ * never answer (the sender times out). Scripted fault injection is built on this; the kernel knows no request.
+ */
+export interface RequestInterception {
+  reply?: unknown;
+  payload?: unknown;
+  transform?: (response: unknown) => unknown;
+  delayMs?: number;
+  dropResponse?: boolean;
+}
+export type RequestInterceptor = (
+  from: NodeId,
+  to: NodeId,
+  payload: unknown,
+) => RequestInterception | undefined;
+
 interface Link {
   lastDelivery: number;
   latency: Distribution | undefined;
@@ -105,6 +123,7 @@ export class Network {
   private readonly extraDelay = new Map<NodeId, number>();
   private filtered = false;
   private readonly dropRng: RandomStream;
+  private interceptor: RequestInterceptor | undefined;
 
   constructor(
     private readonly sim: Simulation,
@@ -142,6 +161,11 @@ export class Network {
   }
 
   // ---- faults ------------------------------------------------------------------------------------------------
+
+  /** Consulted for every request that reaches a live target (undefined removes it; costs nothing when unset). */
+  setRequestInterceptor(interceptor: RequestInterceptor | undefined): void {
+    this.interceptor = interceptor;
+  }
 
   /** Drops all traffic to and from `node` until heal(). */
   isolate(node: NodeId): void {
@@ -318,7 +342,23 @@ export class Network {
     r.targetIncarnation = target.incarnation;
     r.holder = state;
     this.hold(state, r);
-    target.serve(r.from, r.payload, (response, sendDelayMs) => this.answer(r, response, sendDelayMs));
+    const x = this.interceptor?.(r.from, to, r.payload);
+    if (x === undefined) {
+      target.serve(r.from, r.payload, (response, sendDelayMs) => this.answer(r, response, sendDelayMs));
+      return;
+    }
+    if (x.reply !== undefined) return this.answer(r, x.reply, x.delayMs);
+    target.serve(r.from, x.payload ?? r.payload, (response, sendDelayMs) => {
+      if (!x.dropResponse)
+        return this.answer(
+          r,
+          x.transform ? x.transform(response) : response,
+          (sendDelayMs ?? 0) + (x.delayMs ?? 0),
+        );
+      if (r.replied || r.done) return;
+      r.replied = true;
+      this.release(r.holder!);
+    });
   };
 
   private answer(r: PendingRequest, response: unknown, sendDelayMs: number | undefined): void {

@@ -24,6 +24,7 @@ import { noBody } from './route-schema.ts';
 import { generatedLakeCredentials, type LakeCredentials, servedLakeOptions } from './served-lake.ts';
 import { registerClockRoutes } from './sim/clock.ts';
 import { registerFaultRoutes } from './sim/faults.ts';
+import { registerRequestFaultRoutes } from './sim/request-faults.ts';
 import { registerStateRoutes } from './sim/state.ts';
 import { registerTraceRoutes } from './sim/trace.ts';
 import type { SseLimits } from './sim/trace-stream.ts';
@@ -179,6 +180,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   registerGroupRoutes(app, ctx);
   registerClockRoutes(app, ctx);
   registerFaultRoutes(app, ctx);
+  registerRequestFaultRoutes(app, ctx);
   registerWorkloadRoutes(app, ctx);
   registerTraceRoutes(app, ctx, options.sseLimits);
   registerStateRoutes(app, ctx);

@@ -65,6 +65,7 @@ import {
   listConsumerGroups,
 } from './group-admin.ts';
 import { attachProducerLog, type PerfProducerReport, reportProducerPerf } from './reporters.ts';
+import { RequestFaults } from './request-faults.ts';
 import { StartupTimes } from './startup.ts';
 import { describeTopic as describeTopicView } from './views.ts';
 
@@ -680,6 +681,17 @@ export class Cluster {
     const { listenCluster } = await import('../wire/listen.ts');
     return listenCluster(this, options);
   }
+
+  /**
+   * Scripted request faults (an error, added latency or a dropped answer for requests matched by API, topic,
+   * partition, client and broker), for simulated and real clients alike: `cluster.requestFaults.add({ api:
+   * 'Produce', topic: 'orders', partition: 0, error: 'NOT_LEADER_OR_FOLLOWER', count: 3 })`.
+   */
+  get requestFaults(): RequestFaults {
+    return (this.#requestFaults ??= new RequestFaults(this.sim));
+  }
+
+  #requestFaults: RequestFaults | undefined;
 
   /** Registers the delivery tracker of a producer that is not a simulated one (a real client on the Kafka listener). */
   trackDelivery(name: string, tracker: DeliveryTracker): void {

@@ -15,6 +15,13 @@ export { type DeliveryReport, DeliveryTracker } from './delivery-check.ts';
 export type { DescribeGroupOptions } from './group-admin.ts';
 export { attachProducerLog, type PerfProducerReport, reportProducerPerf } from './reporters.ts';
 export {
+  type ActiveRequestFault,
+  FAULT_APIS,
+  type FaultApi,
+  type RequestFaultRule,
+  RequestFaults,
+} from './request-faults.ts';
+export {
   DEFAULT_CLIENT_STARTUP,
   DEFAULT_TOOL_STARTUP,
   STARTUP_KEYS,

@@ -7,7 +7,9 @@ import { brokerDefaults } from '../../models/broker/index.ts';
 import { consumerConfig, groupConsumerConfig, producerConfig } from '../../models/clients/index.ts';
 import { DEFAULT_CONTROLLER_CONFIG, TOPIC_CONFIGS } from '../../models/controller/index.ts';
 import { INGEST_DEFAULTS } from '../../models/lake/index.ts';
+import { Errors } from '../../models/protocol/index.ts';
 import { DEFAULT_QUORUM_CONFIG } from '../../models/raft/index.ts';
+import { FAULT_APIS } from '../cluster/request-faults.ts';
 import { CONDITION_KINDS, METRIC_KINDS, STEP_ACTIONS } from './types.ts';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -422,6 +424,31 @@ function stepActionSchemas(): Record<(typeof STEP_ACTIONS)[number], Schema> {
     slowBroker: withDescription(
       object({ broker: ref('brokerSelector'), delay: ref('duration') }, ['broker', 'delay']),
       'Adds `delay` to every message to and from the broker; 0ms removes it.',
+    ),
+    requestFault: withDescription(
+      object(
+        {
+          api: { type: 'string', enum: [...FAULT_APIS], description: 'The request type (Kafka API name).' },
+          topic: ref('topicName'),
+          partition: { type: 'integer', minimum: 0 },
+          client: { type: 'string', minLength: 1, description: 'A client name or a real client.id.' },
+          broker: { type: 'integer', minimum: 0, description: 'Only requests to this broker.' },
+          error: {
+            type: 'string',
+            enum: Object.keys(Errors).filter((e) => e !== 'NONE'),
+            description: 'Answer with this Kafka error (the request is not applied).',
+          },
+          latency: withDescription(ref('duration'), 'Added before the answer leaves.'),
+          dropResponse: { type: 'boolean', description: 'Serve the request but never answer it.' },
+          count: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Requests it applies to (default: the rest of the run).',
+          },
+        },
+        ['api'],
+      ),
+      'A scripted request fault for simulated and real clients alike: e.g. `{api: Produce, topic: orders, partition: 0, error: NOT_LEADER_OR_FOLLOWER, count: 3}`.',
     ),
     waitUntil: ref('waitUntil'),
     print: ref('print'),

@@ -1,8 +1,9 @@
 // What each timeline action does to the cluster, and the tool output it prints. Admin actions go through the
 // cluster's admin client, so they take virtual time like the real tools; their output is the tools' own text.
 
+import type { ErrorName } from '../../models/protocol/index.ts';
 import { ExitCode, formatDuration, KafkasimError, parseDuration } from '../../models/sim/index.ts';
-import type { Cluster } from '../cluster/index.ts';
+import type { Cluster, RequestFaultRule } from '../cluster/index.ts';
 import { CONTROLLER_NODE, toKafkaError } from '../cluster/index.ts';
 import {
   formatCreatedTopic,
@@ -173,6 +174,25 @@ export function describeStep(step: StepSpec, index: number, ctx: DescribeContext
       return '# heal the network';
     case 'slowBroker':
       return `# slow broker ${selectorText(step.slowBroker!.broker, ctx.broker)} by ${step.slowBroker!.delay}`;
+    case 'requestFault': {
+      const f = step.requestFault!;
+      const where = [
+        f.topic,
+        f.partition !== undefined ? `partition ${f.partition}` : undefined,
+        f.client,
+        f.broker !== undefined ? `broker ${f.broker}` : undefined,
+      ]
+        .filter((x) => x !== undefined)
+        .join(', ');
+      const what = [
+        f.error,
+        f.latency !== undefined ? `+${f.latency}` : undefined,
+        f.dropResponse ? 'no answer' : undefined,
+      ]
+        .filter((x) => x !== undefined)
+        .join(', ');
+      return `# request fault: ${f.api}${where ? ` (${where})` : ''} -> ${what}${f.count !== undefined ? `, ${f.count} time${f.count === 1 ? '' : 's'}` : ''}`;
+    }
     case 'waitUntil':
       return `# wait until ${ctx.condition ?? Object.keys(step.waitUntil!.condition)[0]} (timeout ${step.waitUntil!.timeout})`;
     case 'run':
@@ -441,6 +461,21 @@ export function executeStep(step: StepSpec, index: number, ctx: StepContext): nu
     case 'heal':
       cluster.sim.network.heal();
       return undefined;
+    case 'requestFault': {
+      const f = step.requestFault!;
+      cluster.requestFaults.add({
+        api: f.api as RequestFaultRule['api'],
+        ...(f.topic !== undefined ? { topic: f.topic } : {}),
+        ...(f.partition !== undefined ? { partition: f.partition } : {}),
+        ...(f.client !== undefined ? { client: f.client } : {}),
+        ...(f.broker !== undefined ? { broker: f.broker } : {}),
+        ...(f.error !== undefined ? { error: f.error as ErrorName } : {}),
+        ...(f.latency !== undefined ? { latencyMs: parseDuration(f.latency) } : {}),
+        ...(f.dropResponse ? { dropResponse: true } : {}),
+        ...(f.count !== undefined ? { count: f.count } : {}),
+      });
+      return undefined;
+    }
     case 'slowBroker': {
       const id = resolveBroker(step.slowBroker!.broker, ctx);
       cluster.sim.network.setExtraDelay(nodeId(id), parseDuration(step.slowBroker!.delay));

@@ -200,12 +200,26 @@ export interface StepSpec {
   dropOutbound?: { from: NodeRef; to: NodeRef | NodeRef[] };
   heal?: true;
   slowBroker?: { broker: BrokerSelector; delay: DurationText };
+  requestFault?: RequestFaultSpec;
   waitUntil?: WaitUntilSpec;
   print?: PrintSpec;
   produce?: ProduceSpec;
   lakeOutage?: DurationText;
   crashIngest?: CrashIngestSpec;
   run?: DurationText;
+}
+
+/** A scripted request fault (cluster.requestFaults): an error, latency or dropped answer for matching requests. */
+export interface RequestFaultSpec {
+  api: string;
+  topic?: string;
+  partition?: number;
+  client?: string;
+  broker?: number;
+  error?: string;
+  latency?: DurationText;
+  dropResponse?: boolean;
+  count?: number;
 }
 
 export const STEP_ACTIONS = [
@@ -224,6 +238,7 @@ export const STEP_ACTIONS = [
   'dropOutbound',
   'heal',
   'slowBroker',
+  'requestFault',
   'waitUntil',
   'print',
   'produce',

@@ -109,7 +109,10 @@ export class WireSession {
       if (!(e instanceof WireDecodeError)) throw e;
       return this.close(conn, `malformed request: ${e.message}`);
     }
-    if (frame.clientId) conn.clientId = frame.clientId;
+    if (frame.clientId && frame.clientId !== conn.clientId) {
+      conn.clientId = frame.clientId;
+      this.cluster.requestFaults.alias(conn.node.id, frame.clientId);
+    }
     const controller = conn.brokerId === undefined;
     if (frame.apiKey === ApiKey.ApiVersions) {
       // KIP-511: a version this broker does not know is answered with v0 and UNSUPPORTED_VERSION, so the client
