@@ -3,6 +3,8 @@
 // coordinator and controller models the simulated clients use. The codec is generated from Apache Kafka's message
 // definitions (src/wire/definitions, scripts/gen-wire-codec.ts). Left out: transactions, fetch sessions (declined),
 // SASL/TLS, quotas, the consumer group protocol of KIP-848, message formats before magic 2.
+
+export { type InProcessTransport, inProcessTransport, type SocketFactory } from './in-process.ts';
 export {
   KafkaListener,
   type KafkaListenerOptions,
