@@ -143,3 +143,5 @@ export {
   type SweepRequest,
   sweepCsv,
 } from './sweep/index.ts';
+// Real Kafka clients: the in-process kafkajs transport (the TCP listeners are `cluster.listen` and `startServer`).
+export { type InProcessTransport, inProcessTransport } from './wire/index.ts';
