@@ -59,6 +59,11 @@ export interface ReplicaHost {
 /** A partition replica hosted by this broker. */
 export class PartitionReplica {
   role: ReplicaRole = 'offline';
+  /**
+   * Shared storage: this broker has opened the partition as its new owner (after a move) and may lead it at once
+   * when elected; undefined while not opened, 'pending' while opening.
+   */
+  ownership: 'pending' | 'opened' | undefined = undefined;
   leaderId = -1;
   leaderEpoch = -1;
   partitionEpoch = -1;

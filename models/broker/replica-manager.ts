@@ -180,7 +180,47 @@ export class ReplicaManager implements ReplicaHost {
     else if (reg.leader < 0) {
       replica.role = 'offline';
       this.hooks.onRoleChange(replica);
+      // AutoMQ: a partition moved here has no leader until this broker has opened it and elected itself.
+      if (this.core.storageMode === 'shared' && reg.replicas.length === 1)
+        this.openMoved(replica, topic.name, p);
     } else this.becomeFollower(replica);
+  }
+
+  /**
+   * The new owner of a moved shared-storage partition (ElasticReplicaManager.asyncApplyDelta, AutoMQ): it waits for
+   * the previous owner to close the streams (OpenStreams, DefaultOpenStreamChecker), opens the partition from the
+   * hand-over (kafkasim.shared.partition.open.ms: the MetaStream snapshot the old owner sent, the data streams
+   * opened), and only then asks the controller to elect it (alterPartitionManager.tryElectLeader), so clients learn
+   * of the new leader once it serves.
+   */
+  private openMoved(r: PartitionReplica, topic: string, partition: number): void {
+    if (r.ownership !== undefined) return;
+    r.ownership = 'pending';
+    const core = this.core;
+    const epoch = r.leaderEpoch;
+    const current = () =>
+      this.replicas.get(r.key) === r && r.ownership === 'pending' && r.leaderEpoch === epoch;
+    core.emit('broker.partition-opening', { topic, partition, leaderEpoch: epoch });
+    const ask = (attempt: number) =>
+      this.controller.send<{ errorCode: number }>({ type: 'OpenStreams', topic, partition }, (res) => {
+        if (!current()) return;
+        if (!res || res.errorCode !== 0) {
+          if (attempt < 20)
+            core.schedule(100, () => current() && ask(attempt + 1), 'broker.open-streams-retry');
+          return;
+        }
+        core.schedule(
+          core.config['kafkasim.shared.partition.open.ms'],
+          () => {
+            if (!current()) return;
+            r.ownership = 'opened';
+            core.emit('broker.partition-opened', { topic, partition, leaderEpoch: epoch });
+            this.electLeader({ topic, partition });
+          },
+          'broker.partition-open',
+        );
+      });
+    ask(0);
   }
 
   private createReplica(topic: TopicImage, p: number): PartitionReplica {
@@ -205,8 +245,9 @@ export class ReplicaManager implements ReplicaHost {
     const core = this.core;
     r.followers = new Map();
     r.syncFollowers();
-    if (core.storageMode === 'shared') {
-      // AutoMQ: the new leader opens the partition from object-storage metadata before it serves.
+    if (core.storageMode === 'shared' && r.ownership !== 'opened') {
+      // AutoMQ: a leader elected before it opened the partition (its previous owner failed) opens it first.
+      r.ownership = undefined;
       r.role = 'opening';
       this.hooks.onRoleChange(r);
       const epoch = r.leaderEpoch;
@@ -225,8 +266,11 @@ export class ReplicaManager implements ReplicaHost {
       );
       return;
     }
+    r.ownership = undefined;
     r.role = 'leader';
     r.log.assignEpochStart(r.leaderEpoch);
+    // Shared storage, opened before the election: everything in the streams is committed (RF 1).
+    if (core.storageMode === 'shared') r.log.highWatermark = r.log.logEndOffset;
     core.emit('broker.leader', { topic: r.topic, partition: r.partition, leaderEpoch: r.leaderEpoch });
     r.maybeAdvanceHighWatermark();
     this.hooks.onRoleChange(r);
@@ -261,22 +305,32 @@ export class ReplicaManager implements ReplicaHost {
     r.failWaiters(Errors.NOT_LEADER_OR_FOLLOWER.code);
     if (deleteLog && core.storageMode === 'kafka') this.hooks.localLogs().delete(key);
     if (closeAndElect && core.storageMode === 'shared') {
+      // AutoMQ's close (ElasticReplicaManager.stopPartitions -> Partition.close): writes are refused from now on,
+      // in-flight appends drain, the final partition metadata is persisted and handed to the new owner, then the
+      // streams are released (CloseStreams); the rest of the WAL uploads in the background (AutoMQ #3495).
       core.emit('broker.partition-closing', { topic: r.topic, partition: r.partition });
       core.schedule(
         core.config['kafkasim.shared.partition.close.ms'],
         () => {
           core.emit('broker.partition-closed', { topic: r.topic, partition: r.partition });
-          this.electLeader(closeAndElect);
+          this.closeStreams(closeAndElect);
         },
         'broker.partition-close',
       );
     }
   }
 
+  private closeStreams(tp: { topic: string; partition: number }, attempt = 0): void {
+    this.controller.send<{ errorCode: number }>({ type: 'CloseStreams', ...tp }, (r) => {
+      if (!r && attempt < 20)
+        this.core.schedule(100, () => this.closeStreams(tp, attempt + 1), 'broker.close-streams-retry');
+    });
+  }
+
   private electLeader(tp: { topic: string; partition: number }, attempt = 0): void {
     this.controller.send<ElectLeadersResponse>({ type: 'ElectLeaders', partitions: [tp] }, (r) => {
       if (!r && attempt < 20)
-        this.core.schedule(500, () => this.electLeader(tp, attempt + 1), 'broker.elect-retry');
+        this.core.schedule(100, () => this.electLeader(tp, attempt + 1), 'broker.elect-retry');
     });
   }
 }

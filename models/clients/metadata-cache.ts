@@ -146,6 +146,11 @@ export class MetadataCache {
   }
 
   /** A broker to ask for metadata: a known live broker, else a bootstrap server. */
+  /** The brokers the last metadata answer listed. */
+  brokers(): readonly number[] {
+    return this.brokerIds;
+  }
+
   pickNode(rng: RandomStream): NodeId {
     if (this.brokerIds.length > 0) return brokerNodeId(rng.pick(this.brokerIds));
     return rng.pick(this.bootstrap);

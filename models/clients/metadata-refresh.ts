@@ -19,6 +19,8 @@ export class MetadataRefresh {
     private readonly timeoutMs: () => number,
     /** After the cache took an answer (ok), or after a failure was counted and the retry set (not ok). */
     private readonly answered: (ok: boolean, node: NodeId, response: MetadataResponse | undefined) => void,
+    /** Where the request goes; default a random known broker (the producer uses Java's leastLoadedNode). */
+    private readonly pickNode?: () => NodeId,
   ) {}
 
   /** The client (re)started: nothing is in flight or pending any more. */
@@ -41,7 +43,7 @@ export class MetadataRefresh {
     }
     this.timer?.cancel();
     this.inFlight = true;
-    const node = this.cache.pickNode(client.random('metadata'));
+    const node = this.pickNode ? this.pickNode() : this.cache.pickNode(client.random('metadata'));
     client.request<MetadataResponse>(
       node,
       { type: 'Metadata', topics: null },

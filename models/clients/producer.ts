@@ -8,6 +8,7 @@
 // the producer only schedules events to send. Record identity is kept as runs of the producer's record indices.
 
 import {
+  brokerIdOf,
   brokerNodeId,
   type ErrorName,
   Errors,
@@ -83,6 +84,8 @@ class Batch {
   attempts = 0;
   baseSequence = -1;
   retryAt = 0;
+  /** The partition's leader epoch when the batch was last sent (KIP-951: a newer one ends the backoff). */
+  sentLeaderEpoch = -1;
   inFlight = false;
   closed = false;
   wire: ProducerBatchData | undefined;
@@ -161,6 +164,8 @@ export class Producer extends SimNode {
     cb?: (r: DeliveryResult) => void;
   }[] = [];
   private readonly inFlightPerBroker = new Map<number, number>();
+  /** Brokers this producer has a connection to (it sent them a request). */
+  private readonly connected = new Set<number>();
   private readonly sequences = new Map<string, number>();
   private readonly sticky = new Map<string, { partition: number; bytes: number; since: number }>();
   private readonly listeners: ((r: DeliveryResult) => void)[] = [];
@@ -186,13 +191,48 @@ export class Producer extends SimNode {
       () => this.config['request.timeout.ms'],
       (ok, node, response) => {
         if (ok) this.metadataAnswered(node, response!);
+        else {
+          const id = brokerIdOf(node);
+          if (id !== undefined) this.connected.delete(id);
+        }
       },
+      () => this.leastLoadedNode(),
     );
+  }
+
+  /**
+   * Java's NetworkClient.leastLoadedNode, where a metadata request goes: from a random starting point, the first
+   * connected broker with nothing in flight, else the connected one with the fewest requests in flight, else one
+   * it can connect to. On a busy connection the request waits behind the produce requests ahead of it (a broker
+   * handles one request per connection at a time), which is how long a producer takes to learn of a move.
+   */
+  private leastLoadedNode(): NodeId {
+    const ids = this.metadata.brokers();
+    if (ids.length === 0) return this.metadata.pickNode(this.random('metadata'));
+    const offset = this.random('metadata').int(0, ids.length - 1);
+    let ready: number | undefined;
+    let readyInFlight = Number.POSITIVE_INFINITY;
+    let other: number | undefined;
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[(offset + i) % ids.length]!;
+      const inFlight = this.inFlightPerBroker.get(id) ?? 0;
+      if (this.connected.has(id)) {
+        if (inFlight === 0) return brokerNodeId(id);
+        if (inFlight < readyInFlight) {
+          ready = id;
+          readyInFlight = inFlight;
+        }
+      } else other ??= id;
+    }
+    const id = ready ?? other!;
+    this.connected.add(id);
+    return brokerNodeId(id);
   }
 
   protected override onStart(): void {
     // A request or backoff timer of the previous incarnation will never answer.
     this.metadataRefresh.reset();
+    this.connected.clear();
     if (this.config['enable.idempotence']) {
       this.producerId = nextProducerId(this.sim);
       this.producerEpoch = 0;
@@ -487,11 +527,14 @@ export class Producer extends SimNode {
         nextWake = Math.min(nextWake, b.createdAt + linger);
         continue;
       }
-      if (b.retryAt > now) {
+      const known = this.metadata.leader(b.topic, b.partition);
+      // Java (KIP-951, RecordAccumulator.shouldBackoff): a retry waits out its backoff unless the partition has
+      // a newer leader than when the batch was last sent.
+      if (b.retryAt > now && !(this.flavour === 'java' && known && known.leaderEpoch > b.sentLeaderEpoch)) {
         nextWake = Math.min(nextWake, b.retryAt);
         continue;
       }
-      const leader = this.metadata.leader(b.topic, b.partition)?.leader ?? -1;
+      const leader = known?.leader ?? -1;
       if (leader < 0) {
         needMetadata = true;
         nextWake = Math.min(nextWake, now + this.config['retry.backoff.ms']);
@@ -551,6 +594,7 @@ export class Producer extends SimNode {
       b.closed = true;
       b.inFlight = true;
       b.attempts++;
+      b.sentLeaderEpoch = this.metadata.leader(b.topic, b.partition)?.leaderEpoch ?? -1;
       if (idempotent && b.baseSequence < 0) {
         const seq = this.sequences.get(b.key) ?? 0;
         b.baseSequence = seq;
@@ -579,12 +623,15 @@ export class Producer extends SimNode {
       return;
     }
     this.inFlightPerBroker.set(broker, (this.inFlightPerBroker.get(broker) ?? 0) + 1);
+    this.connected.add(broker);
     this.request<ProduceResponse>(
       brokerNodeId(broker),
       req,
       (o) => {
         this.inFlightPerBroker.set(broker, (this.inFlightPerBroker.get(broker) ?? 1) - 1);
         if (!o.ok) {
+          // Java's NetworkClient closes the connection on a timeout or a disconnect.
+          this.connected.delete(broker);
           const error: ErrorName = o.error === 'timeout' ? 'REQUEST_TIMED_OUT' : 'NETWORK_EXCEPTION';
           for (const b of batches) this.handleError(b, correlationId, error, undefined, true);
           this.requestMetadataUpdate();

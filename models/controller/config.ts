@@ -39,8 +39,8 @@ export interface ControllerConfig {
   /** kafkasim-only: virtual ms from append to commit for the default LocalMetadataLog. */
   'kafkasim.metadata.commit.ms': number;
   /**
-   * kafkasim-only: in shared mode, how long a moved partition may wait for the old leader's ElectLeaders before
-   * the controller elects on its own. AutoMQ's `PARTITION_RE_ELECT_LEADER_TIMEOUT_SECS` (10 s) on older
+   * kafkasim-only: in shared mode, how long a moved partition may wait for the old leader to close it
+   * (CloseStreams) before the controller elects on its own. AutoMQ's `PARTITION_RE_ELECT_LEADER_TIMEOUT_SECS` (10 s) on older
    * metadata versions (ReplicationControlManager.addPartitionToReElectTimeouts).
    */
   'kafkasim.shared.reelect.timeout.ms': number;

@@ -1,14 +1,15 @@
 /**
  * Leader and ISR changes driven by brokers coming and going, and by ElectLeaders: Kafka's
  * `ReplicationControlManager.generateLeaderAndIsrUpdates` and its callers (handleBrokerFenced,
- * handleBrokerUnfenced, handleBrokerInControlledShutdown, electLeader; kraft.md §4 "Fencing records",
- * "Election"), with AutoMQ's shared-storage variants (automq-balancer.md §1 and §4):
+ * handleBrokerUnfenced, handleBrokerInControlledShutdown, electLeader), with AutoMQ's shared-storage variants
+ * (AutoMQ's ReplicationControlManager and LoadAwarePartitionLeaderSelector):
  *
  * - kafka mode: a fenced or shutting-down broker leaves every ISR (except as the last member) and its
  *   partitions elect new leaders; an unfenced broker may lead partitions that had none.
  * - shared mode: a partition has one replica; when its broker is fenced it moves to another active broker
  *   (same rack first, weighted by 1/load) and that broker leads at once, because the old one cannot close it;
- *   when its broker shuts down cleanly it moves with leader -1 and waits for the old broker's ElectLeaders.
+ *   when its broker shuts down cleanly it moves with leader -1: the old broker closes it and releases its streams
+ *   (CloseStreams), the new one opens it and asks for its own election (ElectLeaders).
  */
 
 import {
@@ -272,7 +273,8 @@ export function unfenceBroker(
 /**
  * Records for a broker entering controlled shutdown: the change record, then leadership moves away. Kafka mode
  * drops it from every ISR it is not the last member of; shared mode moves each partition it leads to another
- * broker with leader -1, to be elected when this broker has closed the partition and sends ElectLeaders.
+ * broker with leader -1, to be elected when this broker has closed the partition (CloseStreams) and the new one
+ * has opened it and asks for the election (ElectLeaders).
  */
 export function beginControlledShutdown(
   ctx: ControlContext,

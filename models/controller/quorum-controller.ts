@@ -27,10 +27,12 @@ import type {
   BrokerHeartbeatResponse,
   BrokerRegistrationRequest,
   BrokerRegistrationResponse,
+  CloseStreamsRequest,
   ControllerRequest,
   MetadataFetchRequest,
   MetadataFetchResponse,
   NotControllerResponse,
+  OpenStreamsRequest,
 } from '../protocol/index.ts';
 import { type QuorumConfig, RaftClient, RaftMetadataLog } from '../raft/index.ts';
 import { type NodeId, SimNode, type Simulation, type Timer } from '../sim/index.ts';
@@ -136,6 +138,8 @@ export class QuorumController extends SimNode {
   #durableWaiters: { offset: number; fn: () => void; lost?: (response: unknown) => void }[] = [];
   #parked = new Set<Parked>();
   #pendingElections = new Map<string, Waiting>();
+  /** Shared storage: OpenStreams answers waiting for the previous owner to close the partition, by key. */
+  #parkedOpens = new Map<string, ((response: unknown) => void)[]>();
   #heartbeats: BrokerHeartbeatManager;
   #fenceTimer: Timer | undefined;
   #unsubscribe: (() => void) | undefined;
@@ -344,6 +348,10 @@ export class QuorumController extends SimNode {
     this.#parked.clear();
     for (const w of this.#pendingElections.values()) w.timer.cancel();
     this.#pendingElections.clear();
+    // The new owners ask the next active controller.
+    const parked = [...this.#parkedOpens.values()].flat();
+    this.#parkedOpens.clear();
+    for (const reply of parked) reply(this.notController());
     this.#fenceTimer?.cancel();
     this.#fenceTimer = undefined;
     this.#clusterStats = undefined;
@@ -480,9 +488,42 @@ export class QuorumController extends SimNode {
 
   private settleElection(key: string): void {
     const w = this.#pendingElections.get(key);
-    if (!w) return;
-    w.timer.cancel();
-    this.#pendingElections.delete(key);
+    if (w) {
+      w.timer.cancel();
+      this.#pendingElections.delete(key);
+    }
+    // The previous owner is done (closed, fenced, or given up on): the new owner may open the streams.
+    const opens = this.#parkedOpens.get(key);
+    if (!opens) return;
+    this.#parkedOpens.delete(key);
+    for (const reply of opens) reply({ ...NO_ERROR });
+  }
+
+  /**
+   * AutoMQ's stream hand-over for a moved shared-storage partition: CloseStreams from the previous owner once it
+   * has closed it; OpenStreams from the new owner, answered when the previous owner is done (at once when no
+   * close is pending). The election then comes from the new owner, after it has opened the partition.
+   */
+  private onStreams(req: CloseStreamsRequest | OpenStreamsRequest, reply: (response: unknown) => void): void {
+    const topic = this.#latest.topics[req.topic];
+    if (!topic) {
+      reply(errorResult('UNKNOWN_TOPIC_OR_PARTITION', `No such topic as ${req.topic}`));
+      return;
+    }
+    const key = partitionKey(topic.topicId, req.partition);
+    if (req.type === 'CloseStreams') {
+      this.emit('controller.streams-closed', { topic: req.topic, partition: req.partition });
+      this.settleElection(key);
+      reply({ ...NO_ERROR });
+      return;
+    }
+    if (!this.#pendingElections.has(key)) {
+      reply({ ...NO_ERROR });
+      return;
+    }
+    const waiting = this.#parkedOpens.get(key);
+    if (waiting) waiting.push(reply);
+    else this.#parkedOpens.set(key, [reply]);
   }
 
   // ---- requests ---------------------------------------------------------------------------------------------
@@ -517,6 +558,10 @@ export class QuorumController extends SimNode {
         return;
       case 'ElectLeaders':
         this.commit(electLeaders(this.context(), req), reply);
+        return;
+      case 'CloseStreams':
+      case 'OpenStreams':
+        this.onStreams(req, reply);
         return;
       case 'CreateTopics':
         this.commit(createTopics(this.context(), req), reply);

@@ -70,8 +70,30 @@ export interface MetadataFetchResponse extends ErrorResult {
 }
 
 /**
- * In shared-storage (AutoMQ) mode, the broker that closed a moved partition asks the controller to elect its
- * new leader (AutoMQ's source-triggered election after the force upload).
+ * Shared storage (AutoMQ): the broker that closed a moved partition releases its streams (AutoMQ's CloseStreams,
+ * ControllerStreamManager.closeStream), so the new owner may open them.
+ */
+export interface CloseStreamsRequest {
+  type: 'CloseStreams';
+  topic: string;
+  partition: number;
+}
+/**
+ * Shared storage (AutoMQ): the new owner of a moved partition asks to open its streams. AutoMQ's target waits
+ * until the metadata image shows them closed by the previous owner (DefaultOpenStreamChecker) before OpenStreams;
+ * here the controller answers once they are, which is the same wait.
+ */
+export interface OpenStreamsRequest {
+  type: 'OpenStreams';
+  topic: string;
+  partition: number;
+}
+export type StreamsResponse = ErrorResult;
+
+/**
+ * The new owner of a moved shared-storage (AutoMQ) partition, once it has opened it, asks the controller to elect
+ * it (ElasticReplicaManager: alterPartitionManager.tryElectLeader after the open, so that clients are sent to it
+ * only when it serves).
  */
 export interface ElectLeadersRequest {
   type: 'ElectLeaders';
@@ -171,6 +193,8 @@ export type ControllerRequest =
   | AlterPartitionRequest
   | MetadataFetchRequest
   | ElectLeadersRequest
+  | CloseStreamsRequest
+  | OpenStreamsRequest
   | CreateTopicsRequest
   | DeleteTopicsRequest
   | CreatePartitionsRequest
@@ -185,6 +209,8 @@ export interface ControllerResponses {
   AlterPartition: AlterPartitionResponse;
   MetadataFetch: MetadataFetchResponse;
   ElectLeaders: ElectLeadersResponse;
+  CloseStreams: StreamsResponse;
+  OpenStreams: StreamsResponse;
   CreateTopics: CreateTopicsResponse;
   DeleteTopics: DeleteTopicsResponse;
   CreatePartitions: CreatePartitionsResponse;

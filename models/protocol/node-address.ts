@@ -14,3 +14,10 @@ export function controllerIdOf(node: NodeId): number | undefined {
   const id = Number(node.slice('controller-'.length));
   return Number.isInteger(id) ? id : undefined;
 }
+
+/** The `node.id` a broker's network id names, or undefined when it names no broker. */
+export function brokerIdOf(node: NodeId): number | undefined {
+  if (!node.startsWith('broker-')) return undefined;
+  const id = Number(node.slice('broker-'.length));
+  return Number.isInteger(id) ? id : undefined;
+}
