@@ -7,6 +7,7 @@
 // uuid, record_metadata and add_time are computed by one INSERT ... SELECT per flush, inside DuckDB. That keeps
 // the cost per row at a few native calls (a million rows in about a second on one core).
 import type { DuckDBAppender, DuckDBConnection, DuckDBDataChunk, DuckDBInstance } from '@duckdb/node-api';
+import { ExitCode, KafkasimError } from '../sim/index.ts';
 import {
   type DialectStatement,
   databendTypeName,
@@ -47,6 +48,31 @@ export const DEFAULT_ENGINE_LIMITS: Required<EngineLimits> = { memoryLimit: '1GB
 /** Statement types that only read (DuckDB's StatementType: SELECT = 1, EXPLAIN = 4). */
 const READ_STATEMENT_TYPES: ReadonlySet<number> = new Set([1, 4]);
 
+/** The Lake was used but DuckDB is not installed (kafkasim lists it as an optional dependency). */
+export class DuckDBNotInstalledError extends KafkasimError {
+  readonly code = 'DUCKDB_NOT_INSTALLED';
+  readonly exitCode = ExitCode.failed;
+  override name = 'DuckDBNotInstalledError';
+  constructor(cause: unknown) {
+    super(
+      'the Lake runs on DuckDB, which is not installed: `npm install @duckdb/node-api` (an optional dependency ' +
+        'of kafkasim, left out by --omit=optional or on a platform DuckDB has no build for)',
+      { cause },
+    );
+  }
+}
+
+/** DuckDB's module, or DuckDBNotInstalledError. */
+async function importDuckDB(): Promise<typeof import('@duckdb/node-api')> {
+  try {
+    return await import('@duckdb/node-api');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') throw new DuckDBNotInstalledError(e);
+    throw e;
+  }
+}
+
 export class DuckDBEngine {
   private constructor(
     private readonly api: typeof import('@duckdb/node-api'),
@@ -55,7 +81,7 @@ export class DuckDBEngine {
   ) {}
 
   static async open(limits: EngineLimits = {}): Promise<DuckDBEngine> {
-    const api = await import('@duckdb/node-api');
+    const api = await importDuckDB();
     const threads = limits.threads ?? DEFAULT_ENGINE_LIMITS.threads;
     if (!(Number.isInteger(threads) && threads >= 1))
       throw new RangeError(`threads must be 1 or more, got ${threads}`);

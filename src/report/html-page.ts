@@ -21,19 +21,28 @@ export interface Page {
 
 let echartsSource: string | undefined;
 
+/**
+ * A file of echarts: the build's copy (dist/vendor/echarts/, beside the built code, so that the package does not
+ * depend on all of echarts), else, running from the sources, the echarts package (a devDependency).
+ */
+function echartsFile(name: string): string {
+  try {
+    return readFileSync(new URL(`../../vendor/echarts/${name}`, import.meta.url), 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    const path = name === 'package.json' ? 'echarts/package.json' : `echarts/dist/${name}`;
+    return readFileSync(createRequire(import.meta.url).resolve(path), 'utf8');
+  }
+}
+
 /** echarts' minified browser build, read once per process. */
 function echartsScript(): string {
-  if (echartsSource === undefined) {
-    const require = createRequire(import.meta.url);
-    echartsSource = readFileSync(require.resolve('echarts/dist/echarts.min.js'), 'utf8');
-  }
+  echartsSource ??= echartsFile('echarts.min.js');
   return echartsSource;
 }
 
 export function echartsVersion(): string {
-  const require = createRequire(import.meta.url);
-  return (JSON.parse(readFileSync(require.resolve('echarts/package.json'), 'utf8')) as { version: string })
-    .version;
+  return (JSON.parse(echartsFile('package.json')) as { version: string }).version;
 }
 
 export function escapeHtml(text: string): string {

@@ -1,10 +1,8 @@
 // The scenario schema's validator as JavaScript source (ajv's standalone code). Compiling the schema with ajv
 // takes about a second of every `kafkasim run` and of every sweep worker's start, so the build compiles it once:
-// `node dist/src/scenario/precompile-validator.js` (part of `npm run build`) writes scenario-validator.cjs beside
-// the built schema-errors.js, which uses it to accept valid documents; errors are still explained by ajv's own
-// compiled validator (built only when a document is invalid). From the sources nothing is precompiled.
-import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// scripts/build.mjs writes scenario-validator.cjs beside the built schema-errors.js, which uses it to accept valid
+// documents; errors are still explained by ajv's own compiled validator (built only when a document is invalid).
+// From the sources nothing is precompiled.
 import { Ajv, type ValidateFunction } from 'ajv';
 import * as standalone from 'ajv/dist/standalone/index.js';
 import { SCENARIO_SCHEMA_ID, scenarioSchema } from './schema.ts';
@@ -20,8 +18,3 @@ export function scenarioValidatorSource(): string {
 }
 
 export const VALIDATOR_FILE = 'scenario-validator.cjs';
-
-const self = fileURLToPath(import.meta.url);
-if (self.endsWith('.js') && process.argv[1] === self) {
-  writeFileSync(fileURLToPath(new URL(`./${VALIDATOR_FILE}`, import.meta.url)), scenarioValidatorSource());
-}

@@ -1,0 +1,45 @@
+// `npm run build` (also run by `prepare` and `prepack`): the package as it ships, in dist/.
+//   1. tsc (tsconfig.build.json): src/ and models/ to ESM JavaScript, declarations and source maps.
+//   2. The scenario schema's validator precompiled to dist/src/scenario/scenario-validator.cjs (ajv's standalone
+//      code; see src/scenario/precompile-validator.ts): runs and sweep workers skip compiling the schema.
+//   3. Apache ECharts' minified browser build, which reports inline, copied to dist/vendor/echarts/ with its
+//      licence and notices (Apache-2.0; zrender's and d3's BSD licences for the parts it bundles), so that the
+//      package needs only that one file of echarts (1 MB) instead of the whole echarts package (60 MB).
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const require = createRequire(join(root, 'package.json'));
+
+const tsc = spawnSync(
+  process.execPath,
+  [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+);
+if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+
+const { scenarioValidatorSource, VALIDATOR_FILE } = await import(
+  join(root, 'dist/src/scenario/precompile-validator.js')
+);
+writeFileSync(join(root, 'dist/src/scenario', VALIDATOR_FILE), scenarioValidatorSource());
+
+const echarts = dirname(require.resolve('echarts/package.json'));
+const zrender = dirname(createRequire(join(echarts, 'package.json')).resolve('zrender/package.json'));
+const vendor = join(root, 'dist/vendor/echarts');
+mkdirSync(vendor, { recursive: true });
+for (const [from, to] of [
+  [join(echarts, 'dist/echarts.min.js'), 'echarts.min.js'],
+  [join(echarts, 'LICENSE'), 'LICENSE'],
+  [join(echarts, 'NOTICE'), 'NOTICE'],
+  [join(echarts, 'licenses/LICENSE-d3'), 'LICENSE-d3'],
+  [join(zrender, 'LICENSE'), 'LICENSE-zrender'],
+])
+  copyFileSync(from, join(vendor, to));
+const { version } = JSON.parse(readFileSync(join(echarts, 'package.json'), 'utf8'));
+writeFileSync(join(vendor, 'package.json'), `${JSON.stringify({ name: 'echarts', version }, null, 2)}\n`);
