@@ -5,14 +5,60 @@
 //   3. Apache ECharts' minified browser build, which reports inline, copied to dist/vendor/echarts/ with its
 //      licence and notices (Apache-2.0; zrender's and d3's BSD licences for the parts it bundles), so that the
 //      package needs only that one file of echarts (1 MB) instead of the whole echarts package (60 MB).
+// `npm pack` runs both prepare and prepack, and CI's `npm ci` has built already: when no input changed since the last
+// build (the path, size and mtime of every file under src/ and models/, the tsconfigs, package.json, the lock file and
+// this script), the build says so and stops. Even an incremental tsc with nothing to do costs ~5 s of CPU here.
+// `node scripts/build.mjs --force` builds regardless.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(root, 'package.json'));
+
+const STAMP = join(root, 'dist/.build-inputs');
+const OUTPUTS = [
+  'dist/src/index.js',
+  'dist/src/scenario/scenario-validator.cjs',
+  'dist/vendor/echarts/echarts.min.js',
+];
+const inputs = createHash('sha256');
+const walk = (rel) => {
+  const st = statSync(join(root, rel));
+  if (!st.isDirectory()) return inputs.update(`${rel} ${st.size} ${st.mtimeMs}\n`);
+  for (const name of readdirSync(join(root, rel)).sort()) walk(`${rel}/${name}`);
+};
+for (const rel of [
+  'src',
+  'models',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'package.json',
+  'package-lock.json',
+])
+  walk(rel);
+walk('scripts/build.mjs');
+const digest = `${inputs.digest('hex')} node ${process.version}\n`;
+if (
+  !process.argv.includes('--force') &&
+  OUTPUTS.every((f) => existsSync(join(root, f))) &&
+  existsSync(STAMP) &&
+  readFileSync(STAMP, 'utf8') === digest
+) {
+  console.log('kafkasim build: dist/ is up to date (no input changed since the last build)');
+  process.exit(0);
+}
 
 const tsc = spawnSync(
   process.execPath,
@@ -43,3 +89,4 @@ for (const [from, to] of [
   copyFileSync(from, join(vendor, to));
 const { version } = JSON.parse(readFileSync(join(echarts, 'package.json'), 'utf8'));
 writeFileSync(join(vendor, 'package.json'), `${JSON.stringify({ name: 'echarts', version }, null, 2)}\n`);
+writeFileSync(STAMP, digest);
