@@ -37,10 +37,11 @@ TESTS[partition-log]='test/models/storage/**/*.test.ts'
 # index and the read-only view and checks the invariants are made of.
 MUTATE[broker]='models/broker/**/*.ts,!models/broker/config.ts,!models/broker/index.ts,!models/broker/api.ts,!models/broker/replica-view.ts,!models/broker/invariants.ts,!models/broker/log-agreement.ts'
 TESTS[broker]='test/models/broker/**/*.test.ts,test/cluster/rf3-leader-crash.test.ts,test/cluster/reassign-under-load.test.ts,test/cluster/unclean-leader-divergence.test.ts,test/cluster/leader-restart-ack-loss.test.ts,test/cluster/clients.test.ts'
-# The replication and produce path alone (Partition's HW and ISR, DelayedProduce, the fetcher), with the fast tests:
-# the whole broker module's mutants run cluster tests and take hours on two shared cores.
-MUTATE[broker-replication]='models/broker/partition-replica.ts,models/broker/delayed-produce.ts,models/broker/replica-fetcher.ts'
-TESTS[broker-replication]='test/models/broker/**/*.test.ts,test/cluster/unclean-leader-divergence.test.ts'
+# The replication and produce path alone (Partition's HW and ISR, DelayedProduce, the fetcher, the leader's reads of
+# a fetch), with its direct tests only (fakes, no cluster; a few seconds per mutant): the whole broker module's
+# mutants run cluster tests and take hours on two shared cores.
+MUTATE[broker-replication]='models/broker/partition-replica.ts,models/broker/delayed-produce.ts,models/broker/replica-fetcher.ts,models/broker/read-from-log.ts'
+TESTS[broker-replication]='test/models/broker/partition-replica.test.ts,test/models/broker/delayed-produce.test.ts,test/models/broker/replica-fetcher*.test.ts,test/models/broker/read-from-log.test.ts'
 MUTATE[raft-decisions]='models/raft/decisions.ts'
 TESTS[raft-decisions]='test/models/raft/decisions.test.ts,test/models/raft/decisions-cases.test.ts'
 MUTATE[assignors]='models/group/assignors/*.ts,!models/group/assignors/index.ts,!models/group/assignors/types.ts'

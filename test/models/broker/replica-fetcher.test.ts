@@ -1,0 +1,396 @@
+// ReplicaFetcher on its own (Kafka's ReplicaFetcherThread with FetchSessionHandler): the fetch requests a follower
+// sends (full, then incremental naming only what changed, forgotten partitions), what it does with each answer
+// (append, take the leader's high watermark, truncate on a diverging epoch, back off a partition in error), how
+// it starts over after a session error or a lost request, throttling, and stopping when nothing is followed.
+// Driven through a fake BrokerCore whose requests the test answers; the replicas come from a real ReplicaManager.
+import { describe, expect, it } from 'vitest';
+import { ReplicaFetcher } from '../../../models/broker/replica-fetcher.ts';
+import type { FetchPartitionResponse, FetchRequest, FetchResponse } from '../../../models/protocol/index.ts';
+import { Errors } from '../../../models/protocol/index.ts';
+import type { PartitionLog } from '../../../models/storage/index.ts';
+import { type ImageSpec, logWith, type ManagedBroker, managedBroker, type SentRequest } from './fakes.ts';
+
+/** Broker 2 follows t-0 and t-1 from broker 1 (epoch 3) and t-2 from broker 3 (epoch 5). */
+const SPEC: ImageSpec = {
+  topics: {
+    t: [
+      { replicas: [1, 2, 3], leader: 1, leaderEpoch: 3 },
+      { replicas: [1, 2, 3], leader: 1, leaderEpoch: 3 },
+      { replicas: [1, 2, 3], leader: 3, leaderEpoch: 5 },
+    ],
+  },
+};
+
+interface Follower {
+  b: ManagedBroker;
+  fetcher: ReplicaFetcher;
+  /** Applies an image and hands newly followed replicas to the fetcher, as the broker does. */
+  apply(spec: ImageSpec): void;
+}
+
+function follower(spec: ImageSpec = SPEC, logs: Record<string, PartitionLog> = {}): Follower {
+  const b = managedBroker(2);
+  for (const [key, log] of Object.entries(logs)) b.logs.set(key, log);
+  const fetcher = new ReplicaFetcher(b.core, b.rm);
+  const f: Follower = {
+    b,
+    fetcher,
+    apply(s) {
+      b.apply(s);
+      for (const key of b.followed.splice(0)) fetcher.follow(b.rm.replicas.get(key)!);
+    },
+  };
+  f.apply(spec);
+  return f;
+}
+
+/** Runs what is due now and returns the fetches sent (to `to` only, when given). */
+function fetches(f: Follower, to?: string): (SentRequest & { req: FetchRequest })[] {
+  f.b.core.sim.runFor(0);
+  const all = f.b.core.take().map((s) => ({ ...s, req: s.payload as FetchRequest }));
+  const wanted = to ? all.filter((s) => s.to === to) : all;
+  // Requests to other leaders are put back.
+  if (to) f.b.core.sent.push(...all.filter((s) => s.to !== to));
+  return wanted;
+}
+
+function one(f: Follower, to = 'broker-1'): SentRequest & { req: FetchRequest } {
+  const got = fetches(f, to);
+  expect(got, `one fetch to ${to}`).toHaveLength(1);
+  return got[0]!;
+}
+
+function part(partition: number, over: Partial<FetchPartitionResponse> = {}): FetchPartitionResponse {
+  return { topic: 't', partition, errorCode: 0, highWatermark: 0, logStartOffset: 0, batches: [], ...over };
+}
+
+function ok(s: SentRequest, response: FetchResponse): void {
+  s.answer({ ok: true, response });
+}
+
+const named = (req: FetchRequest) => req.partitions.map((p) => p.partition);
+const log = (f: Follower, p: number) => f.b.rm.findReplica('t', p)!.log;
+
+describe('ReplicaFetcher: requests and sessions', () => {
+  it('sends one full fetch per leader, then incremental fetches naming only what changed', () => {
+    const leaderLog = logWith([
+      [1, 2],
+      [3, 3],
+    ]);
+    const f = follower();
+    const all = fetches(f);
+    expect(all.map((s) => s.to).sort()).toEqual(['broker-1', 'broker-3']);
+    const first = all.find((s) => s.to === 'broker-1')!;
+    expect(first.timeoutMs).toBe(500 + 30_000);
+    expect(first.req).toEqual({
+      type: 'Fetch',
+      replicaId: 2,
+      maxWaitMs: 500,
+      minBytes: 1,
+      maxBytes: 10_485_760,
+      sessionId: 0,
+      sessionEpoch: 0,
+      partitions: [0, 1].map((partition) => ({
+        topic: 't',
+        partition,
+        fetchOffset: 0,
+        lastFetchedEpoch: -1,
+        currentLeaderEpoch: 3,
+        partitionMaxBytes: 1_048_576,
+      })),
+    });
+    ok(first, {
+      sessionId: 77,
+      partitions: [part(0, { batches: leaderLog.read(0, 5, 1 << 20), highWatermark: 4 }), part(1)],
+    });
+    expect(log(f, 0).allBatches()).toEqual(leaderLog.allBatches());
+    expect(log(f, 0).highWatermark).toBe(4);
+    // Incremental: only t-0 moved.
+    const second = one(f);
+    expect(second.req).toMatchObject({ sessionId: 77, sessionEpoch: 1 });
+    expect(second.req.partitions).toEqual([
+      {
+        topic: 't',
+        partition: 0,
+        fetchOffset: 5,
+        lastFetchedEpoch: 3,
+        currentLeaderEpoch: 3,
+        partitionMaxBytes: 1_048_576,
+      },
+    ]);
+    expect(second.req.forgotten).toBeUndefined();
+    ok(second, { sessionId: 77, partitions: [] });
+    const third = one(f);
+    expect(third.req).toMatchObject({ sessionId: 77, sessionEpoch: 2, partitions: [] });
+    // The leader's high watermark arrives without data: taken, capped at the log end.
+    ok(third, { sessionId: 77, partitions: [part(0, { highWatermark: 9 })] });
+    expect(log(f, 0).highWatermark).toBe(5);
+    expect(one(f).req.sessionEpoch).toBe(3);
+  });
+
+  it('fetches in full again when the leader keeps no session', () => {
+    const f = follower();
+    const first = one(f);
+    ok(first, { partitions: [part(0), part(1)] });
+    const second = one(f);
+    expect(second.req).toMatchObject({ sessionId: 0, sessionEpoch: 0 });
+    expect(named(second.req)).toEqual([0, 1]);
+  });
+
+  it('starts over after a session error, saying so for the session errors', () => {
+    for (const code of [Errors.FETCH_SESSION_ID_NOT_FOUND.code, Errors.INVALID_FETCH_SESSION_EPOCH.code]) {
+      const f = follower();
+      ok(one(f), { sessionId: 9, partitions: [] });
+      ok(one(f), { errorCode: code, partitions: [] });
+      expect(f.b.core.eventsOf('broker.fetch-session-reset')).toEqual([{ leader: 1, errorCode: code }]);
+      const again = one(f);
+      expect(again.req).toMatchObject({ sessionId: 0, sessionEpoch: 0 });
+      expect(named(again.req)).toEqual([0, 1]);
+    }
+    const f = follower();
+    ok(one(f), { sessionId: 9, partitions: [] });
+    ok(one(f), { errorCode: Errors.UNKNOWN_SERVER_ERROR.code, partitions: [] });
+    expect(f.b.core.eventsOf('broker.fetch-session-reset')).toEqual([]);
+    expect(one(f).req).toMatchObject({ sessionId: 0, sessionEpoch: 0 });
+  });
+
+  it('after a lost request, waits what is left of 100 ms and fetches in full', () => {
+    const f = follower();
+    ok(one(f), { sessionId: 9, partitions: [] });
+    const lost = one(f);
+    f.b.core.sim.runFor(30);
+    lost.answer({ ok: false, error: 'timeout' });
+    expect(fetches(f, 'broker-1')).toEqual([]);
+    f.b.core.sim.runFor(69);
+    expect(fetches(f, 'broker-1')).toEqual([]);
+    f.b.core.sim.runFor(1);
+    const again = one(f);
+    expect(again.req).toMatchObject({ sessionId: 0, sessionEpoch: 0 });
+    // A request lost after more than 100 ms is retried at once.
+    f.b.core.sim.runFor(500);
+    again.answer({ ok: false, error: 'disconnected' });
+    expect(fetches(f, 'broker-1')).toHaveLength(1);
+  });
+
+  it('a partition it stops following leaves the session as forgotten; none left stops the loop', () => {
+    const f = follower();
+    ok(one(f), { sessionId: 9, partitions: [] });
+    const pending = one(f);
+    f.apply({
+      topics: {
+        t: [
+          { replicas: [1, 2, 3], leader: 1, leaderEpoch: 3 },
+          { replicas: [1, 2, 3], leader: 2, leaderEpoch: 4 },
+          { replicas: [1, 2, 3], leader: 3, leaderEpoch: 5 },
+        ],
+      },
+    });
+    ok(pending, { sessionId: 9, partitions: [] });
+    const next = one(f);
+    expect(next.req.partitions).toEqual([]);
+    expect(next.req.forgotten).toEqual([{ topic: 't', partition: 1 }]);
+    ok(next, { sessionId: 9, partitions: [] });
+    expect(one(f).req.forgotten).toBeUndefined();
+  });
+
+  it('stops fetching from a leader it no longer follows anything from, and starts afresh later', () => {
+    const f = follower({ topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } });
+    ok(one(f), { sessionId: 9, partitions: [] });
+    const pending = one(f);
+    f.apply({ topics: { t: [{ replicas: [1, 2], leader: 2, leaderEpoch: 4 }] } });
+    ok(pending, { sessionId: 9, partitions: [] });
+    expect(fetches(f)).toEqual([]);
+    f.b.core.sim.runFor(10_000);
+    expect(fetches(f)).toEqual([]);
+    f.apply({ topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 5 }] } });
+    const again = one(f);
+    expect(again.req).toMatchObject({ sessionId: 0, sessionEpoch: 0 });
+    expect(again.req.partitions[0]).toMatchObject({ partition: 0, currentLeaderEpoch: 5 });
+  });
+
+  it('a partition followed again (a new leader epoch) is sent afresh from where its log is', () => {
+    const f = follower({ topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } });
+    const leaderLog = logWith([[3, 4]]);
+    ok(one(f), {
+      sessionId: 9,
+      partitions: [part(0, { batches: leaderLog.allBatches(), highWatermark: 4 })],
+    });
+    const pending = one(f);
+    f.apply({ topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 6 }] } });
+    ok(pending, { sessionId: 9, partitions: [] });
+    expect(one(f).req.partitions).toEqual([
+      {
+        topic: 't',
+        partition: 0,
+        fetchOffset: 4,
+        lastFetchedEpoch: 3,
+        currentLeaderEpoch: 6,
+        partitionMaxBytes: 1_048_576,
+      },
+    ]);
+  });
+
+  it('ignores answers once reset, and answers for partitions it no longer follows from that leader', () => {
+    const f = follower();
+    const first = one(f);
+    f.fetcher.reset();
+    ok(first, {
+      sessionId: 9,
+      partitions: [part(0, { batches: logWith([[3, 2]]).allBatches(), highWatermark: 2 })],
+    });
+    expect(log(f, 0).logEndOffset).toBe(0);
+    expect(fetches(f, 'broker-1')).toEqual([]);
+
+    const g = follower();
+    const fromOne = one(g);
+    // t-2 is followed from broker 3: broker 1 answering for it is ignored.
+    ok(fromOne, {
+      sessionId: 9,
+      partitions: [part(2, { batches: logWith([[5, 2]]).allBatches(), highWatermark: 2 }), part(7)],
+    });
+    expect(log(g, 2).logEndOffset).toBe(0);
+  });
+});
+
+describe('ReplicaFetcher: answers', () => {
+  it('truncates on a diverging epoch to where both logs agree, and appends nothing from that answer', () => {
+    // The follower has epoch 1 (offsets 0-1) and epoch 2 (2-5); the leader has epoch 1 up to 2 then epoch 3.
+    const mine = logWith([
+      [1, 1],
+      [1, 1],
+      [2, 1],
+      [2, 1],
+      [2, 1],
+      [2, 1],
+    ]);
+    const f = follower(
+      { topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } },
+      { 'id-t:0': mine },
+    );
+    const first = one(f);
+    expect(first.req.partitions[0]).toMatchObject({ fetchOffset: 6, lastFetchedEpoch: 2 });
+    ok(first, {
+      sessionId: 9,
+      partitions: [
+        part(0, { divergingEpoch: { epoch: 1, endOffset: 3 }, batches: logWith([[1, 9]]).allBatches() }),
+      ],
+    });
+    // My epoch 1 ends at 2, before the leader's 3: both agree up to 2.
+    expect(mine.logEndOffset).toBe(2);
+    expect(mine.latestEpoch).toBe(1);
+    expect(f.b.core.eventsOf('broker.truncate')).toEqual([{ topic: 't', partition: 0, from: 6, to: 2 }]);
+    const next = one(f);
+    expect(next.req.partitions[0]).toMatchObject({ fetchOffset: 2, lastFetchedEpoch: 1 });
+  });
+
+  it('truncates to the leader end offset when it is below its own end of that epoch', () => {
+    const mine = logWith([
+      [1, 1],
+      [1, 1],
+      [1, 1],
+      [1, 1],
+    ]);
+    const f = follower(
+      { topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } },
+      { 'id-t:0': mine },
+    );
+    ok(one(f), { sessionId: 9, partitions: [part(0, { divergingEpoch: { epoch: 1, endOffset: 1 } })] });
+    expect(mine.logEndOffset).toBe(1);
+  });
+
+  it('a leader with no epoch at or below the follower’s makes it truncate to the start', () => {
+    const mine = logWith([
+      [2, 1],
+      [2, 1],
+    ]);
+    const f = follower(
+      { topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } },
+      { 'id-t:0': mine },
+    );
+    ok(one(f), { sessionId: 9, partitions: [part(0, { divergingEpoch: { epoch: -1, endOffset: -1 } })] });
+    expect(mine.logEndOffset).toBe(0);
+    expect(mine.latestEpoch).toBe(-1);
+  });
+
+  it('backs a partition in error off for replica.fetch.backoff.ms, then sends it afresh', () => {
+    const f = follower();
+    f.b.core.config['replica.fetch.backoff.ms'] = 700;
+    ok(one(f), {
+      sessionId: 9,
+      partitions: [
+        part(0, { errorCode: Errors.NOT_LEADER_OR_FOLLOWER.code, batches: logWith([[3, 2]]).allBatches() }),
+        part(1),
+      ],
+    });
+    expect(log(f, 0).logEndOffset).toBe(0);
+    const during = one(f);
+    expect(named(during.req)).toEqual([]);
+    f.b.core.sim.runFor(700);
+    ok(during, { sessionId: 9, partitions: [] });
+    const after = one(f);
+    expect(named(after.req)).toEqual([0]);
+  });
+
+  it('while every partition backs off it sleeps until the first back-off ends; a new partition wakes it', () => {
+    const f = follower({ topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } });
+    ok(one(f), { sessionId: 9, partitions: [part(0, { errorCode: Errors.UNKNOWN_LEADER_EPOCH.code })] });
+    f.b.core.sim.runFor(999);
+    expect(fetches(f)).toEqual([]);
+    f.b.core.sim.runFor(1);
+    expect(named(one(f).req)).toEqual([0]);
+
+    const g = follower({ topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } });
+    ok(one(g), { sessionId: 9, partitions: [part(0, { errorCode: Errors.UNKNOWN_LEADER_EPOCH.code })] });
+    g.b.core.sim.runFor(100);
+    expect(fetches(g)).toEqual([]);
+    g.apply({
+      topics: {
+        t: [
+          { replicas: [1, 2], leader: 1, leaderEpoch: 3 },
+          { replicas: [1, 2], leader: 1, leaderEpoch: 3 },
+        ],
+      },
+    });
+    const woken = one(g);
+    expect(named(woken.req)).toEqual([1]);
+    // The sleep was cancelled: one fetch loop, not two.
+    g.b.core.sim.runFor(2000);
+    expect(fetches(g)).toEqual([]);
+  });
+
+  it('a throttled follower asks for a tenth of the rate per fetch and paces its fetches to the rate', () => {
+    const f = follower({ topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } });
+    f.b.core.config['follower.replication.throttled.rate'] = 1000; // bytes/s
+    const first = one(f);
+    expect(first.req.partitions[0]!.partitionMaxBytes).toBe(100);
+    f.b.core.sim.runFor(50);
+    // 200 bytes at 1000 B/s take 200 ms, 50 of which the fetch took.
+    ok(first, {
+      sessionId: 9,
+      partitions: [part(0, { batches: logWith([[3, 2]]).allBatches(), highWatermark: 2 })],
+    });
+    f.b.core.sim.runFor(149);
+    expect(fetches(f)).toEqual([]);
+    f.b.core.sim.runFor(1);
+    const second = one(f);
+    ok(second, { sessionId: 9, partitions: [] });
+    expect(fetches(f)).toHaveLength(1); // nothing copied: no pause
+  });
+
+  it('a throttle below ten bytes a second still asks for one byte per fetch', () => {
+    const f = follower({ topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } });
+    f.b.core.config['follower.replication.throttled.rate'] = 5;
+    expect(one(f).req.partitions[0]!.partitionMaxBytes).toBe(1);
+  });
+
+  it('an unthrottled follower fetches again at once after copying data', () => {
+    const f = follower({ topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } });
+    const first = one(f);
+    f.b.core.sim.runFor(50);
+    ok(first, {
+      sessionId: 9,
+      partitions: [part(0, { batches: logWith([[3, 2]]).allBatches(), highWatermark: 2 })],
+    });
+    expect(fetches(f)).toHaveLength(1);
+  });
+});
