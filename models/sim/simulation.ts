@@ -140,6 +140,11 @@ export class Simulation {
     return this.queue.peek()?.time;
   }
 
+  /** The names of the invariants registered now, in the order they are checked. */
+  get invariantNames(): readonly string[] {
+    return this.invariants.map((i) => i.name);
+  }
+
   /** Registers a named invariant checked after events; returns a function that removes it. */
   addInvariant(name: string, check: Invariant['check']): () => void {
     const inv = { name, check };

@@ -6,9 +6,12 @@
 //   npm run golden:update      (= KAFKASIM_GOLDEN=update vitest run test/scenario/scenarios.test.ts)
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { DATA_PLANE_INVARIANTS } from '../../models/broker/invariants.ts';
+import type { Simulation } from '../../models/sim/index.ts';
 import {
   loadScenarioFile,
   needsSql,
+  type RunOptions,
   runScenario,
   runScenarioAsync,
   SCENARIOS_DIR,
@@ -59,8 +62,14 @@ describe('shipped scenarios', () => {
       // Scenarios that ask the Lake SQL questions need the async runner (DuckDB answers asynchronously).
       const run = needsSql(loadScenarioFile(file).spec)
         ? runScenarioAsync
-        : async (x: string) => runScenario(x);
-      const first = await run(file);
+        : async (x: string, o?: RunOptions) => runScenario(x, o);
+      let sim: Simulation | undefined;
+      const first = await run(file, { onCluster: (c) => (sim = c.sim) });
+      // Issue 24: the data-plane invariants are on in every scenario run, checked after every event.
+      expect(sim!.invariantNames, `${f}: invariants registered at the end of the run`).toEqual(
+        expect.arrayContaining([...DATA_PLANE_INVARIANTS]),
+      );
+      expect(sim!.invariantEvery, `${f}: invariants checked after every event`).toBe(1);
       const failed = first.expectations.filter((e) => !e.passed);
       expect(failed, `failed expectations of ${f} (seed ${first.seed})`).toEqual([]);
       expect(first.passed).toBe(true);
