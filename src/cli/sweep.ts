@@ -2,7 +2,8 @@
 // per cell (median and min–max over seeds of each metric); `kafkasim sweep merge` combines shard outputs. Ctrl-C
 // stops cleanly: running runs are terminated, the finished cells are printed and written. Exit 0 when every run
 // passed its expectations, 1 when one did not, 2 for invalid input, 130 when interrupted.
-import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatDuration } from '../../models/sim/index.ts';
 import { sweepReportHtml, WHATIF_METRICS } from '../report/index.ts';
@@ -13,12 +14,16 @@ import {
   formatSweepTable,
   mergeSweepDocuments,
   missingCells,
+  missingRuns,
   parseGrid,
   parseShard,
   planSweep,
   readSweepDocument,
   runSweep,
+  type Shard,
   type SweepDocument,
+  type SweepPlan,
+  shardFromEnvironment,
   sweepCsv,
 } from '../sweep/index.ts';
 import { type CliIO, UsageError } from './io.ts';
@@ -26,7 +31,7 @@ import { resolveScenarioPath } from './run.ts';
 import { scenarioCommandArgs } from './scenario-command.ts';
 
 export const SWEEP_USAGE = `Usage: kafkasim sweep <file|shipped-name> --grid path=v1,v2,... [options]
-       kafkasim sweep merge <sweep.json>... [--csv FILE] [--json] [--report FILE.html]
+       kafkasim sweep merge <sweep.json|folder>... [--partial] [--csv FILE] [--json] [--out FILE] [--report FILE.html]
 
 Runs a scenario once per cell of a grid of settings (every combination of the --grid values) and seed, in
 parallel worker threads, and prints per cell the median and min–max over seeds of each metric.
@@ -39,12 +44,24 @@ Options:
   --metrics a,b,c        what to compare (default: the scenario's metrics); see --list-metrics
   --list-metrics         list the metrics this scenario can report, then exit
   --parallel N           worker threads (default: the number of cores, ${defaultParallelism()} here)
-  --shard K/N            run only the K-th of N deterministic slices of the grid (combine with sweep merge)
+  --shard K/N            run only the K-th of N slices of the runs (a stable hash of cell and seed picks the
+                         shard of each run); combine the parts with sweep merge
+  --shard auto           K/N from the job runner: a Kubernetes Indexed Job's JOB_COMPLETION_INDEX (with
+                         --shard-count), GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, or KAFKASIM_SHARD_INDEX (0-based)
+                         and KAFKASIM_SHARD_COUNT (GitHub Actions: strategy.job-index, strategy.job-total)
+  --shard-count N        the number of shards for --shard auto (a Kubernetes Job's spec.completions)
   --csv FILE             write the table as CSV (median, min, max, n per metric)
   --json                 print the sweep as JSON (the shard format) instead of the table
+  --out FILE             write the sweep as JSON (the shard format) to FILE; the table still prints
   --report FILE          write a self-contained HTML report: each metric against the grid
   --run-timeout SECONDS  stop a run after this much wall time (default 600)
+  --dry-run              check everything and print what would run (cells, runs, the shard), then exit
   -h, --help             show this help
+
+Merge: every argument is a part (JSON from --json or --out) or a folder whose *.json files are parts. The
+parts must be of one sweep (same scenario content, overrides, grid, seeds, metrics, kafkasim version) and
+every shard must be there; a shard given twice with the same runs counts once. --partial merges what is
+there (interrupted parts and missing shards; the table names what is missing).
 
 Exit code: 0 every run passed its expectations, 1 some did not (or stopped early), 2 invalid input,
 130 interrupted (Ctrl-C: the finished cells are printed and written).
@@ -119,10 +136,13 @@ export async function sweepCommand(
       'list-metrics': { type: 'boolean' },
       parallel: { type: 'string' },
       shard: { type: 'string' },
+      'shard-count': { type: 'string' },
       csv: { type: 'string' },
       json: { type: 'boolean' },
+      out: { type: 'string' },
       report: { type: 'string' },
       'run-timeout': { type: 'string' },
+      'dry-run': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
     SWEEP_USAGE,
@@ -146,22 +166,23 @@ export async function sweepCommand(
   const metrics = values.metrics !== undefined ? listSplit(values.metrics) : undefined;
   if (metrics && metrics.length === 0)
     throw new UsageError('--metrics: expected metric names, e.g. --metrics lost,moves');
+  const shard = shardOf(values.shard, values['shard-count'], io);
   const plan = planSweep({
     file,
     grid: parseGrid(values.grid ?? []),
     ...(values.set ? { set: values.set } : {}),
     ...(seeds ? { seeds } : {}),
     ...(metrics ? { metrics } : {}),
-    ...(values.shard !== undefined ? { shard: parseShard(values.shard) } : {}),
+    ...(shard ? { shard } : {}),
   });
+  if (values['dry-run']) return dryRun(plan, io);
   const csv = values.csv !== undefined ? new OutputFile(values.csv, '--csv') : undefined;
   const report = values.report !== undefined ? new OutputFile(values.report, '--report') : undefined;
+  const outFile = values.out !== undefined ? new OutputFile(values.out, '--out') : undefined;
   const json = values.json ?? false;
-  const runs = plan.selected.length * plan.seeds.length;
+  const runs = plan.runs.length;
   const threads = Math.max(1, Math.min(parallel ?? defaultParallelism(), runs));
-  io.stderr(
-    `Sweeping ${plan.scenario}: ${plan.selected.length} cell${plan.selected.length === 1 ? '' : 's'}${plan.shard ? ` (shard ${plan.shard.k}/${plan.shard.n} of ${plan.cells.length})` : ''} × ${plan.seeds.length} seed${plan.seeds.length === 1 ? '' : 's'} = ${runs} runs on ${threads} thread${threads === 1 ? '' : 's'}\n`,
-  );
+  io.stderr(`Sweeping ${describePlan(plan)} on ${threads} thread${threads === 1 ? '' : 's'}\n`);
 
   const stop = new AbortController();
   options.signal?.addEventListener('abort', () => stop.abort());
@@ -202,12 +223,60 @@ export async function sweepCommand(
   } catch (e) {
     csv?.discard();
     report?.discard();
+    outFile?.discard();
     throw e;
   } finally {
     process.off('SIGINT', onSigint);
     clearProgress();
   }
-  return finish(doc, io, { json, csv, report, command: `kafkasim sweep ${argv.join(' ')}`, threads });
+  return finish(doc, io, {
+    json,
+    csv,
+    report,
+    out: outFile,
+    command: `kafkasim sweep ${argv.join(' ')}`,
+    threads,
+  });
+}
+
+/** --shard K/N, or auto (from the job runner's environment, see shard-environment.ts); --shard-count only with auto. */
+function shardOf(shard: string | undefined, count: string | undefined, io: CliIO): Shard | undefined {
+  const n = count !== undefined ? positiveInt('--shard-count', count) : undefined;
+  if (shard?.trim() !== 'auto') {
+    if (n !== undefined)
+      throw new UsageError('--shard-count goes with --shard auto (with --shard K/N, N is the count)');
+    return shard !== undefined ? parseShard(shard) : undefined;
+  }
+  const found = shardFromEnvironment(io.env, n);
+  io.stderr(`Shard ${found.shard.k}/${found.shard.n} (from ${found.source})\n`);
+  return found.shard;
+}
+
+/** "tiny: 4 cells × 2 seeds = 8 runs", with the shard's part when there is one. */
+function describePlan(plan: SweepPlan): string {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const whole = `${plural(plan.cells.length, 'cell')} × ${plural(plan.seeds.length, 'seed')} = ${plural(plan.cells.length * plan.seeds.length, 'run')}`;
+  return plan.shard
+    ? `${plan.scenario}: shard ${plan.shard.k}/${plan.shard.n}, ${plural(plan.runs.length, 'run')} in ${plural(plan.selected.length, 'cell')} (of ${whole})`
+    : `${plan.scenario}: ${whole}`;
+}
+
+function dryRun(plan: SweepPlan, io: CliIO): number {
+  const lines = [
+    `Would sweep ${describePlan(plan)}`,
+    `Sweep id ${plan.identity.id} (scenario SHA-256 ${plan.identity.scenarioSha256.slice(0, 12)}…, kafkasim ${plan.identity.kafkasimVersion})`,
+    `Metrics: ${plan.metrics.join(', ')}`,
+    ...plan.selected.slice(0, 20).map((cell) => {
+      const seeds = plan.runs.filter((r) => r.cell === cell).map((r) => r.seed);
+      const params = Object.entries(cell.params)
+        .map(([p, v]) => `${p}=${v}`)
+        .join(' ');
+      return `  cell ${cell.index}${params ? ` ${params}` : ''}: seed${seeds.length === 1 ? '' : 's'} ${seeds.join(', ')}`;
+    }),
+    ...(plan.selected.length > 20 ? [`  ... and ${plan.selected.length - 20} more cells`] : []),
+  ];
+  io.stdout(`${lines.join('\n')}\n`);
+  return 0;
 }
 
 function finish(
@@ -217,11 +286,16 @@ function finish(
     json: boolean;
     csv?: OutputFile | undefined;
     report?: OutputFile | undefined;
+    /** --out: the JSON document to a file. */
+    out?: OutputFile | undefined;
     command: string;
     threads?: number;
+    /** What ran the runs, for the last line ("on 2 threads" by default). */
+    where?: string;
   },
 ): number {
   out.csv?.write(sweepCsv(doc));
+  out.out?.write(`${JSON.stringify(doc)}\n`);
   out.report?.write(sweepReportHtml(doc, { command: out.command }));
   if (out.json) io.stdout(`${JSON.stringify(doc)}\n`);
   else {
@@ -230,16 +304,17 @@ function finish(
     const written = [
       out.csv ? `CSV written to ${out.csv.path}` : '',
       out.report ? `report written to ${out.report.path}` : '',
+      out.out ? `JSON written to ${out.out.path}` : '',
     ]
       .filter(Boolean)
       .join('; ');
     io.stdout(
-      `${doc.cells.length} cells, ${runs} runs in ${formatDuration(doc.wallMs)} wall${out.threads ? ` on ${out.threads} thread${out.threads === 1 ? '' : 's'}` : ''}${written ? `; ${written}` : ''}\n`,
+      `${doc.cells.length} cells, ${runs} runs in ${formatDuration(doc.wallMs)} wall${out.where ? ` ${out.where}` : out.threads ? ` on ${out.threads} thread${out.threads === 1 ? '' : 's'}` : ''}${written ? `; ${written}` : ''}\n`,
     );
   }
   if (doc.interrupted) return 130;
   const allPassed = doc.cells.every((c) => c.passed === c.runs.length);
-  const complete = doc.shard !== null || missingCells(doc).length === 0;
+  const complete = doc.shard !== null || missingRuns(doc) === 0;
   return allPassed && complete ? 0 : 1;
 }
 
@@ -261,8 +336,32 @@ function listMetrics(file: string, set: string[], io: CliIO): number {
   return 0;
 }
 
+/** The part files an argument names: the file, or a folder's *.json files in name order. */
+function partFiles(arg: string): string[] {
+  let isDir = false;
+  try {
+    isDir = statSync(arg).isDirectory();
+  } catch {
+    return [arg]; // readSweepDocument says it cannot be read
+  }
+  if (!isDir) return [arg];
+  const files = readdirSync(arg)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((f) => join(arg, f));
+  if (files.length === 0) throw new UsageError(`merge: ${arg} is a folder without .json files`);
+  return files;
+}
+
 async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
-  let values: { csv?: string; json?: boolean; report?: string; help?: boolean };
+  let values: {
+    csv?: string;
+    json?: boolean;
+    out?: string;
+    report?: string;
+    partial?: boolean;
+    help?: boolean;
+  };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -270,7 +369,9 @@ async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
       options: {
         csv: { type: 'string' },
         json: { type: 'boolean' },
+        out: { type: 'string' },
         report: { type: 'string' },
+        partial: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       allowPositionals: true,
@@ -284,17 +385,29 @@ async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   if (positionals.length === 0)
-    throw new UsageError(`merge: expected sweep JSON files (from --json)\n\n${SWEEP_USAGE}`);
-  const doc = mergeSweepDocuments(positionals.map((path) => ({ path, doc: readSweepDocument(path) })));
+    throw new UsageError(
+      `merge: expected sweep JSON files (from --json or --out) or folders of them\n\n${SWEEP_USAGE}`,
+    );
+  const files = positionals.flatMap(partFiles);
+  const { doc, notes } = mergeSweepDocuments(
+    files.map((path) => ({ path, doc: readSweepDocument(path) })),
+    { partial: values.partial ?? false },
+  );
+  for (const note of notes) io.stderr(`kafkasim sweep merge: ${note}\n`);
   const missing = missingCells(doc);
   if (missing.length > 0)
     io.stderr(
       `kafkasim sweep merge: ${missing.length} of ${doc.totalCells} cells are in none of the files\n`,
     );
+  else if (missingRuns(doc) > 0)
+    io.stderr(
+      `kafkasim sweep merge: ${missingRuns(doc)} of ${doc.totalRuns} runs are in none of the files\n`,
+    );
   return finish(doc, io, {
     json: values.json ?? false,
     csv: values.csv !== undefined ? new OutputFile(values.csv, '--csv') : undefined,
     report: values.report !== undefined ? new OutputFile(values.report, '--report') : undefined,
+    out: values.out !== undefined ? new OutputFile(values.out, '--out') : undefined,
     command: `kafkasim sweep merge ${argv.join(' ')}`,
   });
 }

@@ -1,6 +1,7 @@
 // The grid of a sweep: `--grid path=v1,v2,...` axes (the same paths as --set), their cartesian product as cells
 // (the first axis varies slowest, so cell numbers read like nested loops), and `--shard K/N`, a deterministic
-// slice of the cells so that one sweep can be spread over several machines and merged.
+// slice of the runs so that one sweep can be spread over several machines and merged.
+import { createHash } from 'node:crypto';
 import { SweepInputError } from './errors.ts';
 
 export interface GridAxis {
@@ -97,11 +98,29 @@ export function parseShard(text: string): Shard {
 }
 
 /**
- * Whether a cell belongs to a shard. Cells are dealt round-robin (cell i goes to shard i mod N + 1), so that each
- * shard gets a similar mix of small and large settings when an axis grows the work.
+ * The shard (1..n) a run (a cell with one seed) belongs to: a stable hash of the cell's grid values and the seed,
+ * modulo n. The hash sees the values, not the cell's position, so adding seeds or grid values to a sweep never
+ * moves a run that was already assigned: the shards of a grown sweep hold the old runs where they were.
  */
-export function inShard(cell: Pick<Cell, 'index'>, shard: Shard | undefined): boolean {
-  return shard === undefined || cell.index % shard.n === shard.k - 1;
+export function shardOfRun(
+  params: Readonly<Record<string, string>>,
+  seed: number | string,
+  n: number,
+): number {
+  const values = Object.entries(params).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const digest = createHash('sha256')
+    .update(JSON.stringify([values, seed]))
+    .digest();
+  return Number(digest.readBigUInt64BE(0) % BigInt(n)) + 1;
+}
+
+/** Whether a run belongs to a shard (every run belongs to no shard at all). */
+export function inShard(
+  cell: Pick<Cell, 'params'>,
+  seed: number | string,
+  shard: Shard | undefined,
+): boolean {
+  return shard === undefined || shardOfRun(cell.params, seed, shard.n) === shard.k;
 }
 
 /** The --set flags that make a cell. */

@@ -1,6 +1,6 @@
 // Turning a sweep request into a plan: every grid value and every cell is loaded and validated like `--set` before
 // anything runs (a bad value fails in a second, not after an hour), the metrics are resolved (defaults from the
-// scenario) and checked against what the scenario can measure, and the shard's cells are picked.
+// scenario) and checked against what the scenario can measure, and the shard's runs are picked.
 import { resolve } from 'node:path';
 import { WHATIF_METRIC_NAMES } from '../report/index.ts';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../scenario/index.ts';
 import { SweepInputError } from './errors.ts';
 import { type Cell, cellsOf, type GridAxis, inShard, type Shard, setFlagsOf } from './grid.ts';
+import { type SweepIdentity, scenarioHash, sweepIdentity } from './identity.ts';
 
 export interface SweepRequest {
   /** The scenario file. */
@@ -39,10 +40,20 @@ export interface SweepPlan {
   seeds: (number | string)[];
   metrics: string[];
   shard: Shard | undefined;
+  identity: SweepIdentity;
   /** Every cell of the grid. */
   cells: Cell[];
-  /** The cells this run executes (the shard's, or all). */
+  /** The runs this sweep executes (the shard's, or all), cell by cell, seeds in order. */
+  runs: PlannedRun[];
+  /** The cells with at least one run here. */
   selected: Cell[];
+}
+
+/** One run of a plan: a cell with one seed (`s`: the seed's position in the plan's seeds). */
+export interface PlannedRun {
+  cell: Cell;
+  seed: number | string;
+  s: number;
 }
 
 /** When the scenario names no metrics: what a what-if question asks first. */
@@ -81,6 +92,17 @@ export function planSweep(request: SweepRequest): SweepPlan {
   const metrics = request.metrics ?? defaultMetrics(base);
   if (metrics.length === 0) throw new SweepInputError('--metrics: expected at least one metric name');
   checkMetrics(metrics, specs);
+  const runs = cells.flatMap((cell) =>
+    seeds.flatMap((seed, s) => (inShard(cell, seed, request.shard) ? [{ cell, seed, s }] : [])),
+  );
+  const identity = sweepIdentity({
+    scenario: base.spec.name,
+    scenarioSha256: scenarioHash(request.file, base),
+    set,
+    grid: request.grid,
+    seeds,
+    metrics,
+  });
   return {
     scenario: base.spec.name,
     file: request.file,
@@ -90,8 +112,10 @@ export function planSweep(request: SweepRequest): SweepPlan {
     seeds,
     metrics,
     shard: request.shard,
+    identity,
     cells,
-    selected: cells.filter((c) => inShard(c, request.shard)),
+    runs,
+    selected: [...new Set(runs.map((r) => r.cell))],
   };
 }
 

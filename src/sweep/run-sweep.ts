@@ -11,8 +11,8 @@ import {
   type CellResult,
   finishCell,
   type RunOutcome,
-  SWEEP_FORMAT,
   type SweepDocument,
+  sweepDocument,
 } from './sweep-document.ts';
 
 export interface SweepProgress {
@@ -47,19 +47,19 @@ export function defaultParallelism(): number {
 
 export async function runSweep(plan: SweepPlan, options: RunSweepOptions = {}): Promise<SweepDocument> {
   const started = performance.now();
-  const tasks = plan.selected.flatMap((cell) =>
-    plan.seeds.map((seed, s) => ({
-      cell,
-      s,
-      task: {
-        path: plan.path,
-        set: [...plan.set, ...setFlagsOf(cell)],
-        seed,
-        metrics: plan.metrics,
-        ...(options.livelockEvents !== undefined ? { livelockEvents: options.livelockEvents } : {}),
-      } satisfies RunTask,
-    })),
-  );
+  const tasks = plan.runs.map(({ cell, seed }) => ({
+    cell,
+    task: {
+      path: plan.path,
+      set: [...plan.set, ...setFlagsOf(cell)],
+      seed,
+      metrics: plan.metrics,
+      ...(options.livelockEvents !== undefined ? { livelockEvents: options.livelockEvents } : {}),
+    } satisfies RunTask,
+  }));
+  // A cell is done when the runs of it that this plan holds are (in a shard, some of its seeds).
+  const runsOfCell = new Map<number, number>();
+  for (const { cell } of plan.runs) runsOfCell.set(cell.index, (runsOfCell.get(cell.index) ?? 0) + 1);
   const threads = Math.max(1, Math.min(options.parallel ?? defaultParallelism(), tasks.length || 1));
   // piscina is loaded on first use: importing the sweep API (or the library) does not pay for it.
   const { Piscina } = await import('piscina');
@@ -69,7 +69,7 @@ export async function runSweep(plan: SweepPlan, options: RunSweepOptions = {}): 
     maxThreads: threads,
     idleTimeout: 1000,
   });
-  const runs = new Map<number, (RunOutcome | undefined)[]>();
+  const runs = new Map<number, { s: number; outcome: RunOutcome }[]>();
   const done: CellResult[] = [];
   const progress: SweepProgress = {
     cellsDone: 0,
@@ -84,7 +84,7 @@ export async function runSweep(plan: SweepPlan, options: RunSweepOptions = {}): 
   const timeoutMs = options.runTimeoutMs ?? 600_000;
   try {
     await Promise.all(
-      tasks.map(async ({ cell, s, task }) => {
+      tasks.map(async ({ cell, task }, i) => {
         let outcome: RunOutcome;
         const timeout = AbortSignal.timeout(timeoutMs);
         try {
@@ -106,11 +106,18 @@ export async function runSweep(plan: SweepPlan, options: RunSweepOptions = {}): 
         }
         if (stop.signal.aborted) return;
         let slots = runs.get(cell.index);
-        if (!slots) runs.set(cell.index, (slots = new Array(plan.seeds.length).fill(undefined)));
-        slots[s] = outcome;
+        if (!slots) runs.set(cell.index, (slots = []));
+        slots.push({ s: plan.runs[i]!.s, outcome });
         progress.runsDone++;
-        if (slots.every((r) => r !== undefined)) {
-          done.push(finishCell(cell, slots as RunOutcome[], plan.metrics));
+        if (slots.length === runsOfCell.get(cell.index)) {
+          slots.sort((a, b) => a.s - b.s);
+          done.push(
+            finishCell(
+              cell,
+              slots.map((x) => x.outcome),
+              plan.metrics,
+            ),
+          );
           progress.cellsDone++;
         }
         options.onProgress?.({ ...progress });
@@ -120,18 +127,5 @@ export async function runSweep(plan: SweepPlan, options: RunSweepOptions = {}): 
     options.signal?.removeEventListener('abort', onAbort);
     await pool.destroy();
   }
-  return {
-    format: SWEEP_FORMAT,
-    scenario: plan.scenario,
-    file: plan.file,
-    set: plan.set,
-    grid: plan.grid,
-    seeds: plan.seeds,
-    metrics: plan.metrics,
-    shard: plan.shard ?? null,
-    totalCells: plan.cells.length,
-    interrupted: stop.signal.aborted,
-    cells: done.sort((a, b) => a.index - b.index),
-    wallMs: performance.now() - started,
-  };
+  return sweepDocument(plan, done, { interrupted: stop.signal.aborted, wallMs: performance.now() - started });
 }

@@ -4,7 +4,7 @@
 import { formatMetric, NA, pathLabel } from '../report/index.ts';
 import type { MetricSummary } from './aggregate.ts';
 import type { GridAxis } from './grid.ts';
-import { missingCells, type SweepDocument } from './sweep-document.ts';
+import { missingCells, missingRuns, type SweepDocument } from './sweep-document.ts';
 
 /** A short column name per grid path (see pathLabel), the full path where two would read the same. */
 export function axisLabels(grid: readonly GridAxis[]): string[] {
@@ -51,18 +51,21 @@ export function formatSweepTable(doc: SweepDocument): string {
       `Runs that stopped early:\n${failed.slice(0, 20).join('\n')}${failed.length > 20 ? `\n  ... and ${failed.length - 20} more` : ''}`,
     );
   const missing = missingCells(doc);
+  const held = doc.totalRuns - missingRuns(doc);
   if (doc.interrupted)
     notes.push(
       `Interrupted: ${doc.cells.length} of ${doc.shard ? 'this shard’s' : doc.totalCells} cells finished.`,
     );
-  else if (missing.length > 0 && doc.shard)
+  else if (doc.shard)
     notes.push(
-      `Shard ${doc.shard.k}/${doc.shard.n}: ${doc.cells.length} of the grid's ${doc.totalCells} cells.`,
+      `Shard ${doc.shard.k}/${doc.shard.n}: ${held} of the sweep's ${doc.totalRuns} runs (in ${doc.cells.length} of its ${doc.totalCells} cells); a cell's numbers here are over this shard's seeds of it.`,
     );
   else if (missing.length > 0)
     notes.push(
       `Missing cells (a shard not merged?): ${missing.slice(0, 20).join(', ')}${missing.length > 20 ? ', ...' : ''}`,
     );
+  else if (held < doc.totalRuns)
+    notes.push(`Missing runs (a shard not merged?): ${doc.totalRuns - held} of ${doc.totalRuns}.`);
   return `${out.join('\n')}\n\n${notes.join('\n')}\n`;
 }
 

@@ -10,6 +10,7 @@ import {
   parseShard,
   SweepInputError,
   setFlagsOf,
+  shardOfRun,
   splitValues,
 } from '../../src/sweep/index.ts';
 
@@ -60,22 +61,52 @@ describe('shards', () => {
     expect(() => parseShard('half')).toThrow(/expects K\/N/);
   });
 
-  it('puts every cell in exactly one shard, the same way every time', () => {
+  it('puts every run in exactly one shard, by a hash that adding seeds or grid values does not change', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 200 }), fc.integer({ min: 1, max: 12 }), (cells, n) => {
-        const grid = cellsOf([{ path: 'x', values: Array.from({ length: cells }, (_, i) => String(i)) }]);
-        const owners = grid.map((c) =>
-          Array.from({ length: n }, (_, k) => k + 1).filter((k) => inShard(c, { k, n })),
-        );
-        expect(owners.every((o) => o.length === 1)).toBe(true);
-        // Round-robin: shard sizes differ by at most one.
-        const sizes = Array.from(
-          { length: n },
-          (_, k) => grid.filter((c) => inShard(c, { k: k + 1, n })).length,
-        );
-        expect(Math.max(...sizes) - Math.min(...sizes)).toBeLessThanOrEqual(1);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 8 }),
+        fc.integer({ min: 1, max: 12 }),
+        (values, seeds, n) => {
+          const axis = (count: number) => ({
+            path: 'x',
+            values: Array.from({ length: count }, (_, i) => String(i)),
+          });
+          const owners = (count: number, seedCount: number) =>
+            new Map(
+              cellsOf([axis(count)]).flatMap((c) =>
+                Array.from({ length: seedCount }, (_, s) => {
+                  const ks = Array.from({ length: n }, (_, k) => k + 1).filter((k) =>
+                    inShard(c, s + 1, { k, n }),
+                  );
+                  expect(ks).toHaveLength(1);
+                  expect(ks[0]).toBe(shardOfRun(c.params, s + 1, n));
+                  return [`${c.params.x}/${s + 1}`, ks[0]!] as const;
+                }),
+              ),
+            );
+          const before = owners(values, seeds);
+          // A grown sweep (one more grid value and one more seed) keeps every earlier run where it was.
+          const after = owners(values + 1, seeds + 1);
+          for (const [run, k] of before) expect(after.get(run)).toBe(k);
+        },
+      ),
+      { numRuns: 50 },
     );
+  });
+
+  it('spreads runs over the shards (a hash: roughly even, not exact)', () => {
+    const cells = cellsOf([{ path: 'x', values: Array.from({ length: 100 }, (_, i) => String(i)) }]);
+    const sizes = [0, 0, 0, 0];
+    for (const c of cells) for (const seed of [1, 2, 3, 4, 5]) sizes[shardOfRun(c.params, seed, 4) - 1]!++;
+    expect(sizes.reduce((a, b) => a + b)).toBe(500);
+    for (const size of sizes) expect(size).toBeGreaterThan(90); // 125 each on average
+    // The same run goes to the same shard on every machine and in every release (SHA-256 of the sorted grid
+    // values and the seed): these values are fixed, whatever order the axes are given in.
+    const params = { 'topics.0.partitions': '8', 'cluster.brokers': '3' };
+    const reordered = { 'cluster.brokers': '3', 'topics.0.partitions': '8' };
+    expect([1, 2, 3, 4, 5, 6].map((seed) => shardOfRun(params, seed, 4))).toEqual([2, 1, 2, 1, 1, 1]);
+    expect([1, 2, 3, 4, 5, 6].map((seed) => shardOfRun(reordered, seed, 4))).toEqual([2, 1, 2, 1, 1, 1]);
   });
 });
 

@@ -12,6 +12,7 @@ import {
   runSweep,
   type SweepDocument,
   SweepInputError,
+  shardOfRun,
 } from '../../src/sweep/index.ts';
 
 const TINY = fileURLToPath(new URL('./fixtures/tiny.yaml', import.meta.url));
@@ -79,13 +80,20 @@ describe('runSweep', { timeout: 180_000 }, () => {
     expect(progress.at(-1)).toBe(1);
   });
 
-  it('runs only the shard’s cells', async () => {
-    const p = planSweep({ ...plan(), file: TINY, grid: plan().grid, seeds: [1], shard: { k: 2, n: 3 } });
-    expect(p.selected.map((c) => c.index)).toEqual([1]);
+  it('runs only the shard’s runs (those the hash of cell and seed gives it)', async () => {
+    const p = planSweep({ ...plan(), file: TINY, grid: plan().grid, seeds: [1, 2], shard: { k: 2, n: 3 } });
+    const expected = p.cells.flatMap((c) =>
+      [1, 2].filter((seed) => shardOfRun(c.params, seed, 3) === 2).map((seed) => `${c.index}/${seed}`),
+    );
+    expect(expected.length).toBeGreaterThan(0);
+    expect(p.runs.map((r) => `${r.cell.index}/${r.seed}`)).toEqual(expected);
     const doc = await runSweep(p, { parallel: 1 });
-    expect(doc.cells.map((c) => c.index)).toEqual([1]);
+    expect(doc.cells.flatMap((c) => c.runs.map((r) => `${c.index}/${r.seed}`))).toEqual(expected);
     expect(doc.shard).toEqual({ k: 2, n: 3 });
+    expect(doc.shards).toEqual({ n: 3, have: [2] });
     expect(doc.totalCells).toBe(4);
+    expect(doc.totalRuns).toBe(8);
+    expect(doc.identity).toEqual(plan().identity);
   });
 
   it('runs a normal scenario to the end under the livelock guard', () => {
