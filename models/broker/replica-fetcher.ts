@@ -54,6 +54,22 @@ class LeaderFetch {
   }
 }
 
+/**
+ * Where a follower truncates when the leader answers with a diverging epoch (KIP-320), as
+ * AbstractFetcherThread.getOffsetTruncationState decides: `mine` is the follower's own end for the largest epoch at
+ * or below the leader's answer. If the follower has that very epoch, both logs agree up to the smaller of the two
+ * ends and the truncation is complete; if not, it truncates to the end of its own largest epoch below the leader's
+ * and asks again (the data past it may differ from the leader's even below the leader's end).
+ */
+export function truncationFor(
+  mine: { epoch: number; endOffset: number },
+  leader: { epoch: number; endOffset: number },
+): { offset: number; complete: boolean } {
+  if (mine.epoch === leader.epoch)
+    return { offset: Math.max(0, Math.min(mine.endOffset, leader.endOffset)), complete: true };
+  return { offset: Math.max(0, mine.endOffset), complete: false };
+}
+
 export class ReplicaFetcher {
   private leaders = new Map<number, LeaderFetch>();
 
@@ -244,10 +260,9 @@ export class ReplicaFetcher {
         continue;
       }
       if (pr.divergingEpoch) {
-        const mine = r.log.endOffsetForEpoch(pr.divergingEpoch.epoch);
-        const to = Math.min(
-          pr.divergingEpoch.endOffset,
-          mine.epoch === pr.divergingEpoch.epoch ? mine.endOffset : pr.divergingEpoch.endOffset,
+        const { offset: to, complete } = truncationFor(
+          r.log.endOffsetForEpoch(pr.divergingEpoch.epoch),
+          pr.divergingEpoch,
         );
         core.emit('broker.truncate', {
           topic: r.topic,
@@ -256,6 +271,11 @@ export class ReplicaFetcher {
           to,
         });
         r.log.truncateTo(Math.max(0, to));
+        // A complete truncation leaves a log that agrees with the leader's up to its end: take the leader's high
+        // watermark as any answer's. The leader's fetch session counts it as delivered and would not send it again
+        // until it moves, so a follower that dropped it kept a high watermark behind while nothing was produced.
+        if (complete)
+          r.log.highWatermark = Math.max(r.log.highWatermark, Math.min(r.log.logEndOffset, pr.highWatermark));
         continue;
       }
       if (pr.batches.length > 0) {
