@@ -308,12 +308,21 @@ export class Cluster {
     return this;
   }
 
-  /** The committed metadata image with the highest offset among the controllers (crashed ones keep theirs). */
+  /**
+   * The committed metadata image with the highest offset any controller has ever held. What a majority committed
+   * stays committed even while no live controller knows it yet (the one that learned it crashed and replays, the
+   * others have the entry but not the news that it committed), so the newest image seen is kept, never an older
+   * one.
+   */
   latestCommittedImage(): MetadataImage {
-    let best = this.controllers[0]!.committedImage;
-    for (const c of this.controllers) if (c.committedImage.offset > best.offset) best = c.committedImage;
-    return best;
+    let best = this.#committedHigh;
+    for (const c of this.controllers)
+      if (best === undefined || c.committedImage.offset > best.offset) best = c.committedImage;
+    this.#committedHigh = best;
+    return best!;
   }
+
+  #committedHigh: MetadataImage | undefined;
 
   bootstrap(): NodeId[] {
     return [...this.brokers.keys()].map(brokerNodeId);
