@@ -1,8 +1,8 @@
 // Appending a produce request to the leaders' logs (Kafka's ReplicaManager.appendRecords) and, for acks=all,
 // waiting until the high watermark covers every appended batch or request.timeout.ms passes (Kafka's
 // DelayedProduce in the produce purgatory). Errors per partition: unknown topic, not the leader (with the
-// leader hint of KIP-951), NOT_ENOUGH_REPLICAS under min.insync.replicas, out-of-order sequence; a duplicate
-// batch answers with the offset it was first written at.
+// leader hint of KIP-951), NOT_ENOUGH_REPLICAS under min.insync.replicas, out-of-order sequence, a fenced (older)
+// producer epoch; a duplicate batch answers with the offset it was first written at.
 
 import { effectiveTopicConfig } from '../metadata/index.ts';
 import type { ProducePartitionResponse, ProduceRequest, ProduceResponse } from '../protocol/index.ts';
@@ -59,6 +59,11 @@ export function appendRecords(
     const outcome = r.log.appendAsLeader(p.batch, r.leaderEpoch, core.sim.now);
     if (outcome.kind === 'out-of-order') {
       res.errorCode = Errors.OUT_OF_ORDER_SEQUENCE_NUMBER.code;
+      continue;
+    }
+    if (outcome.kind === 'invalid-epoch') {
+      res.errorCode = Errors.INVALID_PRODUCER_EPOCH.code;
+      res.errorMessage = `Epoch of producer ${p.batch.producerId} is ${p.batch.producerEpoch}, which is smaller than the last seen epoch ${outcome.currentEpoch}`;
       continue;
     }
     let requiredOffset: number;

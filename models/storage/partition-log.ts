@@ -18,7 +18,9 @@ export type AppendOutcome =
   | { kind: 'appended'; batch: RecordBatch }
   /** A retry of a batch already in the log: where that batch is (its acks=all answer still waits for the HW). */
   | { kind: 'duplicate'; baseOffset: number; lastOffset: number }
-  | { kind: 'out-of-order'; expectedSequence: number };
+  | { kind: 'out-of-order'; expectedSequence: number }
+  /** A batch of an epoch older than the producer's latest here: fenced (Kafka's INVALID_PRODUCER_EPOCH). */
+  | { kind: 'invalid-epoch'; currentEpoch: number };
 
 /** Hears of every change of a log's offsets (an append, a truncation, a new high watermark). */
 export interface LogWatcher {
@@ -75,6 +77,9 @@ export class PartitionLog {
   appendAsLeader(data: ProducerBatchData, leaderEpoch: number, now: number): AppendOutcome {
     if (data.producerId >= 0) {
       const st = this.producers.get(data.producerId);
+      // An older epoch is fenced: the leader refuses it and keeps the newer epoch's state, as
+      // ProducerAppendInfo.checkProducerEpoch does for a client's append (only replication lets one through).
+      if (st && data.producerEpoch < st.epoch) return { kind: 'invalid-epoch', currentEpoch: st.epoch };
       if (st && st.epoch === data.producerEpoch) {
         const dup = st.recent.find((r) => r.firstSequence === data.baseSequence);
         if (dup)
@@ -86,7 +91,7 @@ export class PartitionLog {
         if (data.baseSequence !== st.lastSequence + 1) {
           return { kind: 'out-of-order', expectedSequence: st.lastSequence + 1 };
         }
-      } else if (data.baseSequence !== 0 && !(st && data.producerEpoch < st.epoch)) {
+      } else if (data.baseSequence !== 0) {
         // A new producer (or epoch) must start at sequence 0.
         return { kind: 'out-of-order', expectedSequence: 0 };
       }

@@ -1,6 +1,6 @@
-// PartitionLog on its own: the idempotent producer's duplicate and sequence checks (Kafka's ProducerStateManager:
-// 5 batches remembered per producer), the leader-epoch cache (KIP-101/279: OffsetsForLeaderEpoch answers),
-// follower appends, truncation (end offset, size, high-watermark clamp, producer state rebuilt, no split batch),
+// PartitionLog on its own: the idempotent producer's duplicate, sequence and epoch checks (Kafka's
+// ProducerStateManager: 5 batches remembered per producer, an older epoch fenced), the leader-epoch cache
+// (KIP-101/279: OffsetsForLeaderEpoch answers), follower appends, truncation (end offset, size, high-watermark clamp, producer state rebuilt, no split batch),
 // reads at the exact byte limit, and the watcher that hears of every change.
 import { describe, expect, it } from 'vitest';
 import { PartitionLog, type ProducerBatchData, type RecordBatch } from '../../../models/storage/index.ts';
@@ -95,6 +95,19 @@ describe('PartitionLog: idempotent producer', () => {
     // Another producer id has state of its own.
     expect(appended(log, idem(0, 1, 8, 0)).baseOffset).toBe(6);
     expect(log.appendAsLeader(idem(2, 2, 7, 1), 0, 0).kind).toBe('appended');
+  });
+
+  it("a batch of an older (fenced) epoch is refused, and the newer epoch's state is kept", () => {
+    const log = new PartitionLog('t', 0);
+    appended(log, idem(0, 2, 7, 0));
+    appended(log, idem(0, 3, 7, 1));
+    // Epoch 0 again (a zombie producer, or an old batch arriving late): fenced, whatever its sequence.
+    expect(log.appendAsLeader(idem(2, 2, 7, 0), 0, 0)).toEqual({ kind: 'invalid-epoch', currentEpoch: 1 });
+    expect(log.appendAsLeader(idem(0, 2, 7, 0), 0, 0)).toEqual({ kind: 'invalid-epoch', currentEpoch: 1 });
+    expect(log.logEndOffset).toBe(5);
+    // Epoch 1 carries on from where it was: its retry is a duplicate, its next batch follows.
+    expect(log.appendAsLeader(idem(0, 3, 7, 1), 0, 0)).toEqual(dup(2, 3));
+    expect(appended(log, idem(3, 1, 7, 1)).baseOffset).toBe(5);
   });
 
   it('producer id 0 is a producer like any other (ids start at 0)', () => {
