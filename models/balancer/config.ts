@@ -95,6 +95,22 @@ export class AutoBalancerConfigError extends KafkasimError {
   override name = 'AutoBalancerConfigError';
 }
 
+/** The keys AutoMQ defines as ConfigDef.Type.DOUBLE (AutoBalancerControllerConfig). */
+const DOUBLE_KEYS: ReadonlySet<AutoBalancerConfigKey> = new Set([
+  'autobalancer.controller.network.in.distribution.detect.avg.deviation',
+  'autobalancer.controller.network.out.distribution.detect.avg.deviation',
+  'autobalancer.controller.network.in.trivial.change.ratio',
+  'autobalancer.controller.network.out.trivial.change.ratio',
+]);
+
+/**
+ * The band's deviation as the network goals use it: AutoMQ's NetworkIn/NetworkOutUsageDistributionGoal.configure
+ * clamps the configured value to [0, 1] (Math.max(0.0, Math.min(1.0, ...))) without an error.
+ */
+export function deviationRatio(configured: number): number {
+  return Math.max(0, Math.min(1, configured));
+}
+
 const isKey = (key: string): key is AutoBalancerConfigKey => Object.hasOwn(DEFAULT_AUTO_BALANCER_CONFIG, key);
 
 /** Parses one value to its type and checks its range; throws AutoBalancerConfigError. */
@@ -121,6 +137,13 @@ export function parseAutoBalancerValue<K extends AutoBalancerConfigKey>(
     return list.join(',') as AutoBalancerConfig[K];
   }
   const n = typeof value === 'number' ? value : Number(String(value).trim());
+  if (DOUBLE_KEYS.has(key)) {
+    // ConfigDef.Type.DOUBLE without a validator: Kafka's ConfigDef.parseType error for text that is no number.
+    // Any double is accepted; the network goals clamp the deviation to [0, 1] (deviationRatio below).
+    if (typeof value === 'boolean' || value === '' || !Number.isFinite(n))
+      return fail('Not a number of type DOUBLE');
+    return n as AutoBalancerConfig[K];
+  }
   if (typeof value === 'boolean' || !Number.isFinite(n)) return fail('Expected a number');
   if (n < 0) fail('Value must be at least 0');
   if (key === 'autobalancer.controller.metrics.delay.ms' && n <= 0) {

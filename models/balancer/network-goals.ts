@@ -5,7 +5,7 @@
  * `autobalancer.controller.network.{in,out}.*` keys; the normalizer range is `s3.network.baseline.bandwidth`
  * (100 MiB/s by default).
  */
-import type { AutoBalancerConfig } from './config.ts';
+import { type AutoBalancerConfig, deviationRatio } from './config.ts';
 import type { ClusterSnapshot, Resource, SnapshotBroker } from './snapshot.ts';
 import { UsageDistributionGoal } from './usage-distribution-goal.ts';
 
@@ -36,7 +36,9 @@ abstract class NetworkUsageDistributionGoal extends UsageDistributionGoal {
     const dir = this.resource === 'NW_IN' ? 'in' : 'out';
     this.settings = {
       detectThreshold: config[`autobalancer.controller.network.${dir}.usage.distribution.detect.threshold`],
-      avgDeviation: config[`autobalancer.controller.network.${dir}.distribution.detect.avg.deviation`],
+      avgDeviation: deviationRatio(
+        config[`autobalancer.controller.network.${dir}.distribution.detect.avg.deviation`],
+      ),
       trivialChangeRatio: config[`autobalancer.controller.network.${dir}.trivial.change.ratio`],
     };
     this.normalizerRange = config['s3.network.baseline.bandwidth'];

@@ -42,7 +42,8 @@ export class GroupSinkConsumer implements SinkConsumer {
       groupId: options.groupId,
       topics: [options.topic],
       bootstrap: options.bootstrap,
-      config: { 'client.id': clientId, ...options.config },
+      // librdkafka's client.id stays its default (`rdkafka`) unless the service's config sets one.
+      config: { ...options.config },
       listener: {
         onPartitionsRevoked: (partitions, ctl) => this.revoked(partitions, () => ctl.hold()),
         onPartitionsLost: (partitions) => this.revoked(partitions, undefined),

@@ -276,7 +276,10 @@ export class IngestService extends SimNode implements WorkerHost {
   }
 
   private logLine(level: 'info' | 'error' | 'fatal', msg: string, worker?: number): void {
-    const time = new Date(this.lake.epochMs + Math.floor(this.sim.now)).toISOString();
+    // logrus' TextFormatter with its default timestamp format (time.RFC3339): whole seconds, UTC as `Z`.
+    const time = new Date(this.lake.epochMs + Math.floor(this.sim.now))
+      .toISOString()
+      .replace(/\.\d{3}Z$/, 'Z');
     const line = `time="${time}" level=${level} msg=${JSON.stringify(msg)}${worker === undefined ? '' : ` worker=worker-${worker}`}`;
     this.logLines.push(line);
     this.out?.(line);

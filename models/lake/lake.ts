@@ -8,7 +8,7 @@
 // goes through one promise chain, so a query sees exactly the writes of the virtual time at which it was asked,
 // whatever the wall clock does; the simulation never waits for DuckDB and never reads its answers, which keeps
 // runs deterministic.
-import { parseDuration } from '../sim/index.ts';
+import { DEFAULT_START_TIME, parseDuration } from '../sim/index.ts';
 import { INTERNAL_SCHEMA, quoteIdent, translate } from './dialect.ts';
 import type { DuckDBEngine, EngineLimits, EngineResult } from './duckdb-engine.ts';
 import { LakeError } from './errors.ts';
@@ -21,7 +21,10 @@ export interface LakeOptions {
    * never accepts an empty password (http-api.ts), so a served Lake needs users given here or added.
    */
   users?: Readonly<Record<string, string>>;
-  /** Wall-clock time (epoch ms) at virtual time 0, for add_time and record timestamps. Default 2026-01-01Z. */
+  /**
+   * Wall-clock time (epoch ms) at virtual time 0, for add_time and record timestamps. Default: the clock's
+   * `startTime` (a Simulation's virtual wall clock), else DEFAULT_START_TIME (2026-01-01Z).
+   */
   epochMs?: number;
   /** DuckDB's resource limits (DuckDBEngine.open). */
   engine?: EngineLimits;
@@ -50,7 +53,7 @@ interface TableEntry extends LakeTableInfo {
   readonly createdAt: number;
 }
 
-export const DEFAULT_LAKE_EPOCH_MS = Date.UTC(2026, 0, 1);
+export const DEFAULT_LAKE_EPOCH_MS = DEFAULT_START_TIME;
 
 export class Lake {
   readonly epochMs: number;
@@ -71,10 +74,10 @@ export class Lake {
   applied = 0;
 
   constructor(
-    private readonly clock: { readonly now: number },
+    private readonly clock: { readonly now: number; readonly startTime?: number },
     options: LakeOptions = {},
   ) {
-    this.epochMs = options.epochMs ?? DEFAULT_LAKE_EPOCH_MS;
+    this.epochMs = options.epochMs ?? clock.startTime ?? DEFAULT_LAKE_EPOCH_MS;
     for (const [u, p] of Object.entries(options.users ?? { root: '' })) this.users.set(u, p);
     this.engineLimits = options.engine ?? {};
     this.watchdog = options.watchdog;

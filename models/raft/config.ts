@@ -30,10 +30,16 @@ export interface QuorumConfig {
    */
   'kafkasim.raft.flush.enable': boolean;
   /**
-   * kafkasim-only: with the flush guarantees off, how often dirty pages reach the disk anyway. Linux wakes its
-   * flusher every `vm.dirty_writeback_centisecs` (500 = 5 s, kernel documentation sysctl/vm.rst).
+   * kafkasim-only: with the flush guarantees off, how often the OS looks for dirty pages to write back. Linux wakes
+   * its flusher every `vm.dirty_writeback_centisecs` (500 = 5 s, https://docs.kernel.org/admin-guide/sysctl/vm.html).
    */
   'kafkasim.raft.os.writeback.ms': number;
+  /**
+   * kafkasim-only: with the flush guarantees off, how old dirty data must be before the flusher writes it back:
+   * `vm.dirty_expire_centisecs` (3000 = 30 s, same page). Unflushed records stay in the page cache, lost on a
+   * crash, for up to this long plus one writeback interval.
+   */
+  'kafkasim.raft.os.dirty.expire.ms': number;
   /**
    * kafkasim-only: KIP-996 pre-vote. Kafka turns it on when every voter supports it; here it is a switch, off by
    * default, so that the SNAP behaviour (kraft.md §3) is the default.
@@ -53,6 +59,7 @@ export const DEFAULT_QUORUM_CONFIG: Readonly<QuorumConfig> = Object.freeze({
   'kafkasim.raft.fetch.max.wait.ms': 500,
   'kafkasim.raft.flush.enable': true,
   'kafkasim.raft.os.writeback.ms': 5000,
+  'kafkasim.raft.os.dirty.expire.ms': 30_000,
   'kafkasim.raft.pre.vote.enable': false,
 });
 
@@ -97,6 +104,8 @@ export function resolveQuorumConfig(overrides: Partial<QuorumConfig> = {}): Quor
   }
   if (config['kafkasim.raft.os.writeback.ms'] <= 0)
     throw new Error("quorum config 'kafkasim.raft.os.writeback.ms' must be > 0");
+  if (config['kafkasim.raft.os.dirty.expire.ms'] < 0)
+    throw new Error("quorum config 'kafkasim.raft.os.dirty.expire.ms' must be >= 0");
   parseQuorumVoters(config['controller.quorum.voters']);
   return config;
 }

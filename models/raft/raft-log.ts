@@ -188,6 +188,12 @@ export class RaftLog<T> {
     this.#flushedEnd = this.#end;
   }
 
+  /** Writes back everything below `offset` (clamped to the log end); the flush point never moves back. */
+  flushTo(offset: number): void {
+    const to = Math.min(offset, this.#end);
+    if (to > this.#flushedEnd) this.#flushedEnd = to;
+  }
+
   /** Removes every record at or above `offset`. Truncating committed data is a safety violation. */
   truncateTo(offset: number): void {
     if (offset >= this.#end) return;

@@ -18,6 +18,12 @@ export {
 } from './network.ts';
 export { type NodeStatus, type Periodic, SimNode } from './node.ts';
 export { RandomStream, Rng } from './rng.ts';
-export { type Invariant, type RunUntilOptions, Simulation, type SimulationOptions } from './simulation.ts';
+export {
+  DEFAULT_START_TIME,
+  type Invariant,
+  type RunUntilOptions,
+  Simulation,
+  type SimulationOptions,
+} from './simulation.ts';
 export { jsonlSink, Trace, type TraceEvent, type TraceListener } from './trace.ts';
 export { createSimActor, type SimClock, simClock } from './xstate-clock.ts';

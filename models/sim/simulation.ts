@@ -20,7 +20,16 @@ export interface SimulationOptions {
   defaultLatency?: Distribution;
   /** How long a request waits for its response before the sender sees a timeout. Default 30 s. */
   requestTimeoutMs?: number;
+  /**
+   * The run's virtual wall clock: epoch milliseconds at virtual time 0, for every timestamp the modelled tools
+   * print (log4j prefixes, consumer-perf-test dates, the ingest service's log, Lake timestamps). Default
+   * DEFAULT_START_TIME (2026-01-01T00:00:00Z), fixed so that output stays deterministic.
+   */
+  startTime?: number;
 }
+
+/** The default virtual wall clock at virtual time 0: 2026-01-01T00:00:00Z. */
+export const DEFAULT_START_TIME = Date.UTC(2026, 0, 1);
 
 export interface RunUntilOptions {
   /** Virtual time budget (ms or a duration string). Default: unlimited (but see maxEvents). */
@@ -49,6 +58,8 @@ export class Simulation {
   /** The run's fingerprint: every event, every trace event and the data plane (fingerprint.ts); `trace.hash`. */
   readonly fingerprint = new Fingerprint();
   readonly network: Network;
+  /** Epoch milliseconds at virtual time 0 (SimulationOptions.startTime). */
+  readonly startTime: number;
   invariantEvery: number;
   /** Virtual time in milliseconds; only the kernel moves it (events, runFor, runUntil, advanceClockTo). */
   #now = 0;
@@ -67,10 +78,18 @@ export class Simulation {
     this.rng = new Rng(this.seed);
     this.trace = new Trace(this, options.traceBufferSize ?? 10_000, this.fingerprint);
     this.invariantEvery = options.invariantEvery ?? 1;
+    this.startTime = options.startTime ?? DEFAULT_START_TIME;
+    if (!Number.isFinite(this.startTime))
+      throw new Error(`startTime must be epoch milliseconds, got ${options.startTime}`);
     this.network = new Network(this, {
       defaultLatency: options.defaultLatency ?? constant(1),
       requestTimeoutMs: options.requestTimeoutMs ?? 30_000,
     });
+  }
+
+  /** The virtual wall clock now: epoch milliseconds (startTime + now). */
+  get wallClock(): number {
+    return this.startTime + this.#now;
   }
 
   /** Virtual time in milliseconds. */

@@ -252,7 +252,9 @@ export class ProducerPerfRun extends Workload {
       recordSize: this.spec.recordSize,
       ...(this.bufferMemory !== undefined ? { bufferMemory: this.bufferMemory } : {}),
     });
-    this.report = reportProducerPerf(workload, (text) => this.print('stdout', text));
+    this.report = reportProducerPerf(workload, (text) => this.print('stdout', text), {
+      windowTimestamps: cluster.storage === 'shared',
+    });
     workload.start();
   }
 
@@ -340,7 +342,7 @@ export class ConsumerPerfRun extends Workload {
         }
         this.print('stdout', `${line}\n`);
       },
-      { showDetailedStats: this.spec.showDetailedStats ?? false },
+      { showDetailedStats: this.spec.showDetailedStats ?? false, epochMs: cluster.sim.startTime },
     );
     // The tool closes its consumer (leaving the group) when it is done.
     workload.onDone(() => consumer.stop());

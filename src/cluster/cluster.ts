@@ -125,6 +125,11 @@ export interface ClusterOptions {
   toolStartup?: Distribution;
   /** kafkasim.client.startup.ms: a scenario client's process from launch to its Kafka client (startup.ts). */
   clientStartup?: Distribution;
+  /**
+   * The virtual wall clock: epoch milliseconds at virtual time 0, for every timestamp the tools print. Default
+   * 2026-01-01T00:00:00Z (DEFAULT_START_TIME), fixed so that output is deterministic.
+   */
+  startTime?: number;
 }
 
 /** The first controller's `node.id`; the others follow (3001, 3002), as in Kafka's examples. */
@@ -170,6 +175,7 @@ export class Cluster {
       defaultLatency: options.latency ?? { kind: 'lognormal', median: 0.5, sigma: 0.3, min: 0.1 },
       ...(options.invariantEvery !== undefined ? { invariantEvery: options.invariantEvery } : {}),
       ...(options.traceBufferSize !== undefined ? { traceBufferSize: options.traceBufferSize } : {}),
+      ...(options.startTime !== undefined ? { startTime: options.startTime } : {}),
     });
     this.out = options.out ?? ((line) => this.output.push(line));
     this.startup = new StartupTimes(this.sim, {
@@ -409,7 +415,8 @@ export class Cluster {
     });
     attachProducerLog(producer, this.out);
     const workload = new ProducerPerfWorkload(producer, options);
-    const report = reportProducerPerf(workload, this.out);
+    // On shared storage the tools are AutoMQ's, whose perf test stamps each window line.
+    const report = reportProducerPerf(workload, this.out, { windowTimestamps: this.storage === 'shared' });
     workload.start();
     return report;
   }
@@ -430,7 +437,7 @@ export class Cluster {
     fromLatest?: boolean;
     flavour?: ClientFlavour;
     config?: GroupConsumerConfigInput;
-    /** Virtual time 0 as epoch milliseconds for the printed dates (default 0 = 1970-01-01 00:00:00 UTC). */
+    /** Virtual time 0 as epoch milliseconds for the printed dates (default: the run's `startTime`). */
     epochMs?: number;
   }): PerfConsumerReport {
     // The tool picks `perf-consumer-` + a random number below 100000; a seeded draw keeps runs reproducible.
@@ -456,7 +463,7 @@ export class Cluster {
     });
     const report = reportConsumerPerf(workload, this.out, {
       showDetailedStats: options.showDetailedStats ?? false,
-      ...(options.epochMs !== undefined ? { epochMs: options.epochMs } : {}),
+      epochMs: options.epochMs ?? this.sim.startTime,
     });
     workload.start();
     return report;

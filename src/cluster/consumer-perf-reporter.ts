@@ -20,6 +20,7 @@ export interface PerfConsumerReport {
 export function reportConsumerPerf(
   workload: ConsumerPerfWorkload,
   out: (line: string) => void,
+  /** epochMs: virtual time 0 on the wall clock (callers pass the run's `startTime`); default 0. */
   options: { showDetailedStats?: boolean; epochMs?: number } = {},
 ): PerfConsumerReport {
   const detailed = options.showDetailedStats ?? false;

@@ -3,7 +3,10 @@
 import type { Producer, ProducerPerfWorkload } from '../../models/clients/index.ts';
 import { formatProduceErrorWarns, ProducerPerfStats } from '../format/index.ts';
 
-/** Prints the Java producer's two WARN lines for each retried produce error. */
+/**
+ * Prints the Java producer's two WARN lines for each retried produce error, with log4j's `[%d] ` prefix (the Kafka
+ * tools' log4j pattern `[%d] %p %m (%c)%n`) on the run's virtual wall clock.
+ */
 export function attachProducerLog(producer: Producer, out: (line: string) => void): void {
   if (producer.flavour !== 'java') return;
   producer.onEvent((e) => {
@@ -17,6 +20,7 @@ export function attachProducerLog(producer: Producer, out: (line: string) => voi
         attemptsLeft: e.attemptsLeft,
         error: e.error as Exclude<typeof e.error, 'NONE'>,
         errorMessage: e.errorMessage ?? null,
+        timestampMs: Math.floor(producer.sim.wallClock),
       }),
     );
   });
@@ -36,6 +40,10 @@ export interface PerfProducerReport {
 export function reportProducerPerf(
   workload: ProducerPerfWorkload,
   out: (line: string) => void,
+  options: {
+    /** AutoMQ's tool: window lines start with the window's start time (ProducerPerfStats). Default false. */
+    windowTimestamps?: boolean;
+  } = {},
 ): PerfProducerReport {
   const producer = workload.producer;
   const bytes = workload.options.recordSize;
@@ -45,14 +53,17 @@ export function reportProducerPerf(
     report.lines.push(line);
     out(line);
   };
+  const epoch = options.windowTimestamps ? producer.sim.startTime : undefined;
+  const newStats = () =>
+    new ProducerPerfStats(workload.options.numRecords, Math.floor(workload.startTime), epoch);
   const finish = () => {
     if (report.summary !== undefined || !workload.done) return;
-    stats ??= new ProducerPerfStats(workload.options.numRecords, Math.floor(workload.startTime));
+    stats ??= newStats();
     report.summary = stats.total(Math.floor(workload.endTime));
     print(report.summary);
   };
   producer.onDelivery((r) => {
-    stats ??= new ProducerPerfStats(workload.options.numRecords, Math.floor(workload.startTime));
+    stats ??= newStats();
     if (r.error) return finish();
     const now = Math.floor(r.time);
     for (const run of r.runs) {
@@ -62,7 +73,7 @@ export function reportProducerPerf(
         if (line) {
           print(line);
           const m =
-            /^(\d+) records sent, ([\d.]+) records\/sec \([\d.]+ MB\/sec\), ([\d.]+) ms avg latency, ([\d.]+) ms max/.exec(
+            /^(?:\[[^\]]*\] )?(\d+) records sent, ([\d.]+) records\/sec \([\d.]+ MB\/sec\), ([\d.]+) ms avg latency, ([\d.]+) ms max/.exec(
               line,
             );
           if (m)

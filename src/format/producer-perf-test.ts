@@ -127,6 +127,12 @@ export class ProducerPerfStats {
   constructor(
     numRecords: number,
     private readonly startMs: number,
+    /**
+     * When given, window lines start with `[yyyy-MM-dd HH:mm:ss,SSS] `, the window's start on the virtual wall
+     * clock (epoch ms at virtual time 0 plus the window start), as AutoMQ's ProducerPerformance.Stats.printWindow
+     * prints them (https://github.com/AutoMQ/automq, tools/.../ProducerPerformance.java); Apache Kafka's does not.
+     */
+    private readonly windowEpochMs?: number,
   ) {
     this.every = latencySamplingInterval(numRecords);
     this.windowStart = startMs;
@@ -145,13 +151,17 @@ export class ProducerPerfStats {
     if (this.iteration % this.every === 0) this.samples.push(latencyMs);
     let line: string | null = null;
     if (nowMs - this.windowStart >= PRODUCER_PERF_REPORTING_INTERVAL_MS) {
-      line = formatProducerPerfWindow({
-        records: this.windowCount,
-        bytes: this.windowBytes,
-        elapsedMs: nowMs - this.windowStart,
-        totalLatencyMs: this.windowTotalLatency,
-        maxLatencyMs: this.windowMaxLatency,
-      });
+      const stamp =
+        this.windowEpochMs === undefined ? '' : `[${log4jTimestamp(this.windowEpochMs + this.windowStart)}] `;
+      line =
+        stamp +
+        formatProducerPerfWindow({
+          records: this.windowCount,
+          bytes: this.windowBytes,
+          elapsedMs: nowMs - this.windowStart,
+          totalLatencyMs: this.windowTotalLatency,
+          maxLatencyMs: this.windowMaxLatency,
+        });
       this.windowStart = nowMs;
       this.windowCount = 0;
       this.windowBytes = 0;

@@ -43,6 +43,17 @@ export function brokerIdsOf(spec: ScenarioSpec): number[] {
 }
 
 /** `baseDir` undefined: file references are refused (a scenario that came over the network). */
+/** A scenario's `startTime` as epoch milliseconds (undefined when it is not a real date). */
+export function startTimeOf(value: string | number): number | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
+  const ms = Date.parse(value);
+  if (!Number.isFinite(ms)) return undefined;
+  // Date.parse rolls 2024-02-30 over into March: refuse a day the month does not have.
+  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
+  if (day && new Date(Date.UTC(+day[1]!, +day[2]! - 1, +day[3]!)).getUTCDate() !== +day[3]!) return undefined;
+  return ms;
+}
+
 export function checkReferences(
   spec: ScenarioSpec,
   source: ScenarioSource,
@@ -55,6 +66,12 @@ export function checkReferences(
   const brokers = new Set(brokerIds);
   const brokerList = brokerIds.join(', ');
   const reassignments = new Map<number, ReassignmentJson>();
+
+  if (spec.startTime !== undefined && startTimeOf(spec.startTime) === undefined)
+    report(
+      ['startTime'],
+      `startTime ${JSON.stringify(spec.startTime)} is not a date: write it as 2024-06-01T09:30:00Z (ISO 8601 with a zone) or epoch milliseconds`,
+    );
 
   // ---- cluster ------------------------------------------------------------------------------------------------
   if (Array.isArray(spec.cluster?.brokers)) {

@@ -22,6 +22,7 @@ import { ScenarioClients } from './clients.ts';
 import { type EvalContext, evaluate, measure, type StepRecord } from './conditions.ts';
 import { ErrorWindows } from './error-windows.ts';
 import { type LoadedScenario, loadScenarioFile, loadScenarioObject } from './load.ts';
+import { startTimeOf } from './references.ts';
 import {
   actionOf,
   brokerOfStep,
@@ -291,8 +292,10 @@ export function clusterOptionsOf(spec: ScenarioSpec, seed: number | string): Clu
       : typeof c.latency === 'string'
         ? { kind: 'constant', ms: parseDuration(c.latency) }
         : c.latency;
+  const startTime = spec.startTime === undefined ? undefined : startTimeOf(spec.startTime);
   return {
     seed,
+    ...(startTime !== undefined ? { startTime } : {}),
     ...(c.brokers !== undefined ? { brokers: c.brokers } : {}),
     ...(c.firstBrokerId !== undefined ? { firstBrokerId: c.firstBrokerId } : {}),
     ...(c.storage ? { storage: c.storage } : {}),

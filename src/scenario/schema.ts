@@ -69,11 +69,19 @@ function clusterConfigProperties(): Record<string, Schema> {
     ref('startupTime'),
     "kafkasim model parameter: how long a scenario client's process takes from its start to the creation of its Kafka client (whose metadata refresh timer counts from then), drawn per client process from the seed; default lognormal, median 300 ms, sigma 0.5. 0 turns it off.",
   );
+  const QUORUM_NOTES: Record<string, string> = {
+    'kafkasim.raft.flush.enable':
+      ' false removes the KAFKA-10533 flush guarantees (the leader counts unflushed records toward the high watermark, followers do not flush), so committed metadata can be lost when a majority crashes.',
+    'kafkasim.raft.os.writeback.ms':
+      ' With flush.enable false: how often the OS flusher wakes (vm.dirty_writeback_centisecs, 500 = 5 s).',
+    'kafkasim.raft.os.dirty.expire.ms':
+      ' With flush.enable false: how long data stays dirty in the page cache before the flusher writes it back (vm.dirty_expire_centisecs, 3000 = 30 s); a crash loses what is younger.',
+  };
   for (const [key, value] of Object.entries(DEFAULT_QUORUM_CONFIG)) {
     if (key === 'controller.quorum.voters' || key === 'controller.quorum.bootstrap.servers') continue;
     props[key] = withDescription(
       typeOf(value),
-      `KRaft metadata quorum setting${key.startsWith('kafkasim.') ? ' (kafkasim model parameter)' : ''}; default ${defaultText(value)}. Needs cluster.controllers >= 2.${key === 'kafkasim.raft.flush.enable' ? ' false removes the KAFKA-10533 flush guarantees (the leader counts unflushed records toward the high watermark, followers do not flush), so committed metadata can be lost when a majority crashes.' : ''}`,
+      `KRaft metadata quorum setting${key.startsWith('kafkasim.') ? ' (kafkasim model parameter)' : ''}; default ${defaultText(value)}. Needs cluster.controllers >= 2.${QUORUM_NOTES[key] ?? ''}`,
     );
   }
   return props;
@@ -994,6 +1002,11 @@ export function buildScenarioSchema(): Schema {
       seed: {
         type: ['integer', 'string'],
         description: 'The one seed all randomness derives from (default 1; `--seed` overrides).',
+      },
+      startTime: {
+        type: ['string', 'integer'],
+        description:
+          'The virtual wall clock at virtual time 0, for every timestamp the tools print (log4j prefixes, consumer-perf-test dates, the ingest service log, Lake times): an ISO 8601 date-time with a zone (2024-06-01T09:30:00Z) or epoch milliseconds. Default 2026-01-01T00:00:00Z, fixed so that output is deterministic.',
       },
       cluster: withDescription(
         object({

@@ -388,6 +388,8 @@ export interface ScenarioSpec {
   name: string;
   description?: string;
   seed?: number | string;
+  /** The virtual wall clock at virtual time 0 (ISO 8601 date-time with a zone, or epoch ms). */
+  startTime?: string | number;
   cluster?: ClusterSpec;
   topics?: TopicSpec[];
   clients?: ClientsSpec;

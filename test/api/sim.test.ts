@@ -214,7 +214,7 @@ describe('workloads', () => {
     expect(lines.length).toBeGreaterThanOrEqual(4);
     for (const row of lines.slice(1))
       expect(row).toMatch(
-        /^1970-01-01 \d\d:\d\d:\d\d:\d{3}, 0, \d+\.\d{4}, \d+\.\d{4}, \d+, \d+\.\d{4}, \d+, \d+, \d+\.\d{4}, \d+\.\d{4}$/,
+        /^2026-01-01 \d\d:\d\d:\d\d:\d{3}, 0, \d+\.\d{4}, \d+\.\d{4}, \d+, \d+\.\d{4}, \d+, \d+, \d+\.\d{4}, \d+\.\d{4}$/,
       );
     expect((await f.call('POST', '/sim/workloads/load/stop')).body.state).toBe('stopped');
   });

@@ -30,7 +30,9 @@ describe('reassignment under load', () => {
       for (const { p } of movedAway) {
         expect(c.image.topics[TOPIC]!.partitions[p]).toMatchObject({ leader: 2, replicas: [2], isr: [2] });
       }
-      const warns = c.output.filter((l) => l.startsWith('WARN [Producer clientId=perf-producer-client]'));
+      const warns = c.output.filter((l) =>
+        /^\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}\] WARN \[Producer clientId=perf-producer-client\]/.test(l),
+      );
       expect(
         warns.some((l) =>
           / Error: NOT_LEADER_OR_FOLLOWER \(org\.apache\.kafka\.clients\.producer\.internals\.Sender\)\n/.test(

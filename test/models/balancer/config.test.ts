@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createGoals,
   DEFAULT_AUTO_BALANCER_CONFIG,
+  NetworkInUsageDistributionGoal,
   parseAutoBalancerOverrides,
   ReplicaCountDistributionGoal,
   registerGoal,
@@ -62,6 +63,23 @@ describe('auto-balancer config', () => {
     );
     expect(() => parseAutoBalancerOverrides({ 'autobalancer.controller.exclude.broker.ids': 'x' })).toThrow(
       /not a broker id/,
+    );
+  });
+
+  it("clamps the band's deviation to [0, 1] as AutoMQ's network goals do, and refuses text that is no double", () => {
+    const key = 'autobalancer.controller.network.in.distribution.detect.avg.deviation';
+    const band = (value: number | string) => {
+      const goal = new NetworkInUsageDistributionGoal();
+      goal.configure(resolveAutoBalancerConfig({ [key]: value }));
+      return goal.settings.avgDeviation;
+    };
+    expect(band(1.5)).toBe(1);
+    expect(band('-0.2')).toBe(0);
+    expect(band(0.3)).toBe(0.3);
+    // The configured value itself is kept as given (AutoMQ's config holds it; only the goal clamps).
+    expect(parseAutoBalancerOverrides({ [key]: 2 })[key]).toBe(2);
+    expect(() => parseAutoBalancerOverrides({ [key]: 'wide' })).toThrow(
+      `Invalid value wide for configuration ${key}: Not a number of type DOUBLE`,
     );
   });
 

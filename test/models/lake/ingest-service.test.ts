@@ -112,10 +112,12 @@ describe('the ingest worker', () => {
     cluster.runFor('120s');
     const failures = service.logLines.filter((l) => l.includes('ingest attempt'));
     expect(failures).toHaveLength(10);
+    // logrus' text format with its default RFC 3339 time: whole seconds, UTC as Z.
+    for (const l of failures) expect(l).toMatch(/^time="2026-01-01T\d\d:\d\d:\d\dZ" level=error msg=/);
     const times = failures.map((l) => Date.parse(/time="([^"]+)"/.exec(l)![1]!));
     const gaps = times.slice(1).map((t, i) => t - times[i]!);
-    // Each retry waits the backoff, then fails after the refused connection (1 ms).
-    expect(gaps).toEqual([1001, 2001, 4001, 5001, 5001, 5001, 5001, 5001, 5001]);
+    // Each retry waits the backoff (then fails 1 ms later, after the refused connection): whole seconds apart.
+    expect(gaps).toEqual([1000, 2000, 4000, 5000, 5000, 5000, 5000, 5000, 5000]);
     expect(service.metrics.ingestErrorsTotal).toBe(10);
     expect(service.losses).toHaveLength(1);
     expect(service.losses[0]).toMatchObject({

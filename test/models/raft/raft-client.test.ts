@@ -152,8 +152,12 @@ describe('RaftClient', () => {
     follower.crash();
     expect(follower.raft.log.endOffset).toBe(follower.raft.log.flushedOffset);
     expect(lost).toEqual([expect.objectContaining({ entries: end - follower.raft.log.endOffset })]);
-    // The OS writes dirty pages back every kafkasim.raft.os.writeback.ms (5 s): then the leader's log is durable.
-    w.sim.runFor('5s');
+    // The OS flusher wakes every kafkasim.raft.os.writeback.ms (5 s) but writes back only pages dirty for
+    // kafkasim.raft.os.dirty.expire.ms (30 s, vm.dirty_expire_centisecs): after 25 s the records are still only in
+    // memory, by 35 s the leader's log is durable.
+    w.sim.runFor('25s');
+    expect(leader.raft.log.flushedOffset).toBeLessThan(leader.raft.log.endOffset);
+    w.sim.runFor('10s');
     expect(leader.raft.log.flushedOffset).toBe(leader.raft.log.endOffset);
   });
 
