@@ -97,20 +97,29 @@ describe('partition expansion: 4 members, 2 partitions → 8', () => {
    * librdkafka members created 1 s apart (so their refresh timers, which count from client creation, are out of
    * phase); the topic is altered `offsetMs` after one of the leader's refreshes. Returns the trace from the alter.
    */
-  function staggered(offsetMs: number, beforeAlter?: (c: Cluster) => void) {
+  function staggered(
+    offsetMs: number,
+    beforeAlter?: (c: Cluster) => void,
+    flavour: 'java' | 'librdkafka' = 'librdkafka',
+    afterAlter?: (c: Cluster, ms: GroupConsumer[]) => void,
+  ) {
     const refresh = 5000;
     const c = createCluster({ seed: 7, brokers: 3, storage: 'shared' });
     c.admin.createTopic({ name: 'events', partitions: 2 });
     const events = record(c);
-    const config = { 'topic.metadata.refresh.interval.ms': refresh };
+    // The periodic refresh: librdkafka's topic.metadata.refresh.interval.ms, Java's metadata.max.age.ms.
+    const config =
+      flavour === 'java'
+        ? { 'metadata.max.age.ms': refresh }
+        : { 'topic.metadata.refresh.interval.ms': refresh };
     const ms: GroupConsumer[] = [];
     const created: number[] = [];
     for (let i = 0; i < 4; i++) {
       if (i > 0) c.runFor('1s');
       created.push(c.now);
       ms.push(
-        c.groupConsumer(`librdkafka-${i}`, {
-          flavour: 'librdkafka',
+        c.groupConsumer(`${flavour}-${i}`, {
+          flavour,
           groupId: 'app',
           topics: ['events'],
           config,
@@ -126,6 +135,7 @@ describe('partition expansion: 4 members, 2 partitions → 8', () => {
     beforeAlter?.(c);
     const alterAt = c.now;
     c.admin.createPartitions('events', 8);
+    afterAlter?.(c, ms);
     const doneAt = c.runUntil(fullyAssigned(ms, 8, 2), { timeout: '60s', description: 'all 8 assigned' });
     const after = events.filter((e) => e.t > alterAt);
     const byNode = (kind: string, node: string) => after.filter((e) => e.kind === kind && e.node === node);
@@ -208,6 +218,63 @@ describe('partition expansion: 4 members, 2 partitions → 8', () => {
     const leaderSends = after.filter((e) => e.node === leader.id && e.kind === 'net.send').map((e) => e.type);
     const sync = leaderSends.lastIndexOf('SyncGroup');
     expect(leaderSends.slice(leaderSends.lastIndexOf('JoinGroup', sync), sync)).toContain('Metadata');
+  });
+
+  it('Java: followers that see the new count first do nothing; the leader starts the rebalance; followers learn by heartbeat', () => {
+    // Altered 100 ms after the leader's refresh: followers 1-3 refresh 0.9, 1.9 and 2.9 s later and cache 8
+    // partitions, but a Java follower does not look (ConsumerCoordinator.rejoinNeededOrPending compares only the
+    // leader's assignment snapshot); the leader's own refresh, 4.9 s after the alter, starts the rebalance.
+    let quiet: { counts: (number | undefined)[]; rejoins: number; prepares: number } | undefined;
+    const { ms, leader, generation, alterAt, after, byNode, refresh } = staggered(
+      100,
+      (c) => {
+        c.sim.network.traceMessages = true;
+      },
+      'java',
+      (c, members) => {
+        const at = c.now;
+        c.runFor(3500); // every follower has refreshed; the leader has not
+        const since = (kind: string) =>
+          c.sim.trace.recent(kind).filter((e) => e.t > at && members.some((m) => m.id === e.node)).length;
+        quiet = {
+          counts: members.slice(1).map((m) => m.metadata.partitionCount('events')),
+          rejoins: since('member.rejoin-needed'),
+          prepares: c.sim.trace.recent('group.prepare-rebalance').filter((e) => e.t > at).length,
+        };
+      },
+    );
+    expect(quiet).toEqual({ counts: [8, 8, 8], rejoins: 0, prepares: 0 });
+    const followers = ms.filter((m) => m !== leader);
+    // Who triggers: the leader, on its own refresh, with Java's reason.
+    expect(byNode('member.rejoin-needed', leader.id).map((e) => e.reason)).toEqual([
+      'cached metadata has changed',
+    ]);
+    const prepares = after.filter((e) => e.kind === 'group.prepare-rebalance');
+    expect(prepares).toHaveLength(1);
+    expect(prepares[0]!.reason).toMatch(
+      new RegExp(
+        `^Leader ${leader.memberId} re-joining group during Stable; client reason: cached metadata has changed`,
+      ),
+    );
+    expect(prepares[0]!.t).toBeGreaterThan(alterAt + refresh - 100);
+    // Who learns: each follower from a heartbeat answered REBALANCE_IN_PROGRESS, once.
+    for (const f of followers) {
+      expect(byNode('member.rejoin-needed', f.id).map((e) => e.reason)).toEqual([
+        'group is already rebalancing',
+      ]);
+      const heard = byNode('member.rejoin-needed', f.id)[0]!;
+      const lastHeartbeat = after
+        .filter((e) => e.node === f.id && e.kind === 'net.send' && e.type === 'Heartbeat' && e.t <= heard.t)
+        .at(-1)!;
+      expect(lastHeartbeat.t).toBeGreaterThan(prepares[0]!.t);
+      expect(heard.t - prepares[0]!.t).toBeLessThan(3000 + 100); // within heartbeat.interval.ms
+    }
+    // Java's leader assigns from its cache (no Metadata request between its JoinGroup and SyncGroup) and nobody
+    // fetches metadata before a JoinGroup.
+    const leaderSends = after.filter((e) => e.node === leader.id && e.kind === 'net.send').map((e) => e.type);
+    const sync = leaderSends.lastIndexOf('SyncGroup');
+    expect(leaderSends.slice(leaderSends.lastIndexOf('JoinGroup', sync), sync)).not.toContain('Metadata');
+    expect(ms.every((m) => m.generationId === generation + 1)).toBe(true);
   });
 
   it('Java, default metadata.max.age.ms: only the leader notices, minutes later; followers learn by heartbeat', () => {
