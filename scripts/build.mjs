@@ -5,6 +5,7 @@
 //   3. Apache ECharts' minified browser build, which reports inline, copied to dist/vendor/echarts/ with its
 //      licence and notices (Apache-2.0; zrender's and d3's BSD licences for the parts it bundles), so that the
 //      package needs only that one file of echarts (1 MB) instead of the whole echarts package (60 MB).
+//   4. The web UI (ui/) bundled by esbuild into dist/ui/ (scripts/build-ui.mjs), which `kafkasim serve` serves at /.
 // `npm pack` runs both prepare and prepack, and CI's `npm ci` has built already: when no input changed since the last
 // build (the path, size and mtime of every file under src/ and models/, the tsconfigs, package.json, the lock file and
 // this script), the build says so and stops. Even an incremental tsc with nothing to do costs ~5 s of CPU here.
@@ -32,6 +33,7 @@ const OUTPUTS = [
   'dist/src/index.js',
   'dist/src/scenario/scenario-validator.cjs',
   'dist/vendor/echarts/echarts.min.js',
+  'dist/ui/app.js',
 ];
 const inputs = createHash('sha256');
 const walk = (rel) => {
@@ -42,6 +44,7 @@ const walk = (rel) => {
 for (const rel of [
   'src',
   'models',
+  'ui',
   'tsconfig.json',
   'tsconfig.build.json',
   'package.json',
@@ -49,6 +52,7 @@ for (const rel of [
 ])
   walk(rel);
 walk('scripts/build.mjs');
+walk('scripts/build-ui.mjs');
 const digest = `${inputs.digest('hex')} node ${process.version}\n`;
 if (
   !process.argv.includes('--force') &&
@@ -89,4 +93,6 @@ for (const [from, to] of [
   copyFileSync(from, join(vendor, to));
 const { version } = JSON.parse(readFileSync(join(echarts, 'package.json'), 'utf8'));
 writeFileSync(join(vendor, 'package.json'), `${JSON.stringify({ name: 'echarts', version }, null, 2)}\n`);
+const { buildUi } = await import('./build-ui.mjs');
+await buildUi(join(root, 'dist/ui'));
 writeFileSync(STAMP, digest);

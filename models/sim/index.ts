@@ -9,6 +9,7 @@ export { Fingerprint } from './fingerprint.ts';
 export { ExitCode, KafkasimError } from './kafkasim-error.ts';
 export {
   type Endpoint,
+  type LinkCount,
   Network,
   type NetworkStats,
   type NodeId,

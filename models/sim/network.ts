@@ -44,6 +44,15 @@ export type RequestInterceptor = (
 interface Link {
   lastDelivery: number;
   latency: Distribution | undefined;
+  /** Messages put on this link (a viewer animates traffic from the differences; not part of the fingerprint). */
+  sent: number;
+}
+
+/** Messages sent from one node to another so far. */
+export interface LinkCount {
+  from: NodeId;
+  to: NodeId;
+  sent: number;
 }
 
 interface SenderState {
@@ -149,6 +158,13 @@ export class Network {
 
   has(id: NodeId): boolean {
     return this.nodes.has(id);
+  }
+
+  /** Messages sent on every link that carried any, in the order the nodes and links were first used. */
+  linkCounts(): LinkCount[] {
+    const out: LinkCount[] = [];
+    for (const [from, s] of this.nodes) for (const [to, l] of s.links) out.push({ from, to, sent: l.sent });
+    return out;
   }
 
   nodeIds(): NodeId[] {
@@ -439,7 +455,7 @@ export class Network {
 
   private link(sender: SenderState, to: NodeId): Link {
     let l = sender.links.get(to);
-    if (!l) sender.links.set(to, (l = { lastDelivery: 0, latency: undefined }));
+    if (!l) sender.links.set(to, (l = { lastDelivery: 0, latency: undefined, sent: 0 }));
     return l;
   }
 
@@ -467,6 +483,7 @@ export class Network {
       return -1;
     }
     const link = this.link(sender, to);
+    link.sent++;
     let delay = sample(link.latency ?? this.defaultLatency, sender.rng) + extraDelayMs;
     if (this.extraDelay.size > 0) delay += (this.extraDelay.get(from) ?? 0) + (this.extraDelay.get(to) ?? 0);
     let at = this.sim.now + delay;

@@ -16,6 +16,7 @@ import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { FORBIDDEN_CONFIG_NAMES } from '../../models/metadata/index.ts';
 import type { ErrorBody } from './errors.ts';
+import { isUiAssetPath } from './ui/static.ts';
 
 /** Nesting deeper than this is refused (no route takes more than a few levels). */
 export const MAX_BODY_DEPTH = 32;
@@ -33,9 +34,9 @@ export interface AccessOptions {
   listenHost?: string;
 }
 
-/** Routes that answer without a token: they carry no state (see docs/security.md). */
+/** Routes that answer without a token: they carry no state (see docs/security.md): /health and the UI's files. */
 export function isPublicPath(path: string): boolean {
-  return path === '/health';
+  return path === '/health' || isUiAssetPath(path);
 }
 
 function pathOf(url: string): string {

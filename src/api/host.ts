@@ -333,6 +333,11 @@ export class SimHost {
   private lockHeld = false;
   /** Set when the server closes: long requests stop at their next slice. */
   closing = false;
+  /**
+   * Called before a change is recorded and before pacing resumes (branches.ts: a change made while viewing an
+   * earlier moment starts a new branch there).
+   */
+  beforeChange: (() => void) | undefined;
 
   /** Builds the world from `options`, or serves one built already (a library cluster's `listen`). */
   constructor(
@@ -367,6 +372,29 @@ export class SimHost {
       const i = this.worldListeners.indexOf(listener);
       if (i >= 0) this.worldListeners.splice(i, 1);
     };
+  }
+
+  /**
+   * Serves another world with the request log that rebuilds it (a rewind or a branch switch, built by replaying
+   * a log): trace streams resubscribe as after a scenario load.
+   */
+  adopt(world: World, entries: readonly RequestLogEntry[]): void {
+    this.current = world;
+    this.log.length = 0;
+    this.log.push(...entries);
+    this.logBytes = entries.reduce((n, e) => n + e.url.length + JSON.stringify(e.body ?? '').length + 96, 0);
+    this.halted = undefined;
+    for (const l of this.worldListeners) l(this.current);
+  }
+
+  /** Runs `fn` between changes (holding the lock that orders them), without recording anything. */
+  async exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const release = await this.lock();
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
   }
 
   /** The request log so far, with what is needed to replay it. */
@@ -521,6 +549,7 @@ export class SimHost {
     try {
       if (this.halted !== undefined) throw conflict(`the simulation halted: ${this.halted}`);
       if (this.closing) throw new ApiError(503, 503, 'the server is shutting down');
+      this.beforeChange?.();
       const body = normalisedBody(request.body);
       const bytes = request.url.length + (body?.length ?? 0) + 96;
       const limits = this.hostOptions.requestLogLimits ?? REQUEST_LOG_LIMITS;

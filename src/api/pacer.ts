@@ -86,6 +86,7 @@ export class Pacer implements ClockDriver {
 
   resume(): void {
     if (this.host.halted !== undefined) return;
+    this.host.beforeChange?.();
     this.paused = false;
     this.reanchor();
     this.schedule();

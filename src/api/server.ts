@@ -22,13 +22,16 @@ import { registerModuleRoutes } from './module-routes.ts';
 import { Pacer, type PacerOptions } from './pacer.ts';
 import { noBody } from './route-schema.ts';
 import { generatedLakeCredentials, type LakeCredentials, servedLakeOptions } from './served-lake.ts';
+import { registerBranchRoutes } from './sim/branches.ts';
 import { registerClockRoutes } from './sim/clock.ts';
 import { registerFaultRoutes } from './sim/faults.ts';
 import { registerRequestFaultRoutes } from './sim/request-faults.ts';
+import { registerSnapshotRoute } from './sim/snapshot.ts';
 import { registerStateRoutes } from './sim/state.ts';
 import { registerTraceRoutes } from './sim/trace.ts';
 import type { SseLimits } from './sim/trace-stream.ts';
 import { registerWorkloadRoutes } from './sim/workloads.ts';
+import { registerUiRoutes } from './ui/static.ts';
 import { registerClusterRoutes } from './v3/clusters.ts';
 import { registerConfigRoutes } from './v3/configs.ts';
 import { registerGroupRoutes } from './v3/groups.ts';
@@ -184,8 +187,16 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   registerWorkloadRoutes(app, ctx);
   registerTraceRoutes(app, ctx, options.sseLimits);
   registerStateRoutes(app, ctx);
+  const branches = registerBranchRoutes(app, ctx, async (world) => {
+    const host = new SimHost(world, options.host.hostOptions);
+    const replayApp = await createApiServer({ host, pacer: new Pacer(host, { manual: true }) });
+    const apply = logEntryApplier(host, replayApp);
+    return { host, applied: 0, apply, close: () => replayApp.close() };
+  });
+  registerSnapshotRoute(app, ctx, (atMs) => branches.snapshotAt(branches.active, atMs));
   registerMetricsRoute(app, ctx);
   registerModuleRoutes(app, ctx);
+  registerUiRoutes(app);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.addHook('onClose', async () => options.pacer.close());
@@ -296,9 +307,28 @@ export async function replayRequestLog(log: RequestLog): Promise<ReplayResult> {
   const pacer = new Pacer(host, { manual: true });
   const app = await createApiServer({ host, pacer });
   const mismatches: ReplayResult['mismatches'] = [];
-  const wire = new WireReplay(host);
+  const apply = logEntryApplier(host, app);
   for (const entry of log.entries) {
     host.positionAt(entry.events, entry.t);
+    await apply(entry);
+    const actual = host.sim.trace.hash;
+    if (entry.hashAfter !== undefined && actual !== entry.hashAfter)
+      mismatches.push({ seq: entry.seq, expected: entry.hashAfter, actual });
+  }
+  return { host, app, mismatches };
+}
+
+/**
+ * What applies one logged request to a host positioned where the log says (replayRequestLog, and the replays
+ * that rewind and branch a served simulation): through the same routes, a Lake statement as the Lake's own
+ * user, a Kafka wire request through the wire replay.
+ */
+export function logEntryApplier(
+  host: SimHost,
+  app: FastifyInstance,
+): (entry: RequestLogEntry) => Promise<void> {
+  const wire = new WireReplay(host);
+  return async (entry) => {
     if (entry.url === '/v1/query') await replayLakeStatement(host, entry);
     else if (entry.method === WIRE_LOG_METHOD) await wire.apply(entry.url, entry.body as never);
     else
@@ -311,11 +341,7 @@ export async function replayRequestLog(log: RequestLog): Promise<ReplayResult> {
         },
         ...(entry.body !== undefined ? { payload: JSON.stringify(entry.body) } : {}),
       });
-    const actual = host.sim.trace.hash;
-    if (entry.hashAfter !== undefined && actual !== entry.hashAfter)
-      mismatches.push({ seq: entry.seq, expected: entry.hashAfter, actual });
-  }
-  return { host, app, mismatches };
+  };
 }
 
 /** A logged Lake statement, run as the Lake's own user would (the log keeps no credentials). */

@@ -33,8 +33,12 @@ export const commands: Record<string, Command> = {
     load: async () => (await import('./sweep.ts')).sweepCommand,
   },
   serve: {
-    summary: 'serve a simulated cluster over HTTP (REST v3 admin, simulation control)',
+    summary: 'serve a simulated cluster over HTTP (REST v3 admin, simulation control, the web UI at /)',
     load: async () => (await import('./serve.ts')).serveCommand,
+  },
+  ui: {
+    summary: 'serve with the web UI and print its URL: watch, break, rewind and fork a cluster; lessons',
+    load: async () => (await import('./serve.ts')).uiCommand,
   },
   topics: {
     summary: 'kafka-topics.sh against a running `kafkasim serve`',

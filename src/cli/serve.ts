@@ -76,7 +76,24 @@ function waitForSignal(): Promise<NodeJS.Signals> {
   });
 }
 
-export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
+export const UI_USAGE = `Usage: kafkasim ui [scenario.yaml | shipped-scenario-name] [--port PORT] [--seed N] [serve options]
+
+Starts \`kafkasim serve\` with its web UI and prints the URL to open: a live view of the cluster, the partitions,
+the consumer groups, the auto-balancer and the Lake; play, pause, step, speed, a scrubbable timeline, branches; faults
+and admin by clicking. With a scenario, its timeline becomes a guided lesson (a pause at each step). It starts
+paused; every serve option applies (kafkasim serve --help). Teaching with it: docs/teaching.md.
+`;
+
+/** \`kafkasim ui\`: serve, paused, with the scenario as a lesson, printing the UI's URL first. */
+export async function uiCommand(argv: string[], io: CliIO): Promise<number> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    io.stdout(UI_USAGE);
+    return 0;
+  }
+  return serveCommand(['--paused', ...argv.filter((a) => a !== '--paused')], io, { ui: true });
+}
+
+export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boolean } = {}): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
   let positionals: string[];
   try {
@@ -216,10 +233,13 @@ export async function serveCommand(argv: string[], io: CliIO): Promise<number> {
   }
   const w = server.host.world;
   const c = w.cluster;
+  const uiUrl = `${server.url}/${token !== undefined ? `#token=${encodeURIComponent(token)}` : ''}`;
+  if (mode.ui) io.stdout(`kafkasim ui: open ${uiUrl}\n`);
   io.stdout(
     `kafkasim serve: cluster ${w.clusterId} (${c.brokers.size} broker${c.brokers.size === 1 ? '' : 's'}, ${c.storage} storage, ` +
       `seed ${c.sim.seed}${w.scenario ? `, scenario ${w.scenario.spec.name}` : ''}) at ${server.url}, speed ${speed}` +
       `${values.paused ? ' (paused)' : ''}\n` +
+      `  web UI     ${uiUrl}\n` +
       `  admin API  ${server.url}/v3/clusters/${w.clusterId}\n` +
       `  docs       ${server.url}/docs\n` +
       `  Lake       ${server.url}/v1/query (Basic auth: ${server.lakeCredentials.user}${

@@ -6,10 +6,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isPublicPath } from '../../src/api/access.ts';
 import { createApiServer, Pacer, routesOf, SimHost } from '../../src/api/index.ts';
 import { SERVED_LAKE_LIMITS, servedLakeOptions } from '../../src/api/served-lake.ts';
 import { loadScenarioText, ScenarioError } from '../../src/scenario/index.ts';
 import { spawnKafkasim } from '../kafkasim-process.ts';
+import { buildUiOnce } from '../ui/browser-helpers.ts';
 import { type Fixture, fixture, LAKE_AUTH } from './fixture.ts';
 
 /** Runs the kafkasim command to its end: exit status and stderr. */
@@ -62,6 +64,7 @@ function concreteRoutes(f: Fixture): { method: string; url: string }[] {
 
 let f: Fixture;
 beforeAll(async () => {
+  await buildUiOnce();
   f = await fixture({ seed: 20, brokers: 3 }, 's3cret');
   const created = await f.app.inject({
     method: 'POST',
@@ -79,7 +82,7 @@ afterAll(async () => {
 const TOKEN = { 'x-kafkasim-token': 's3cret' };
 
 describe('the token protects every route that reads or changes state', () => {
-  it('every route but /health answers 401 without it, with a wrong one, and nothing changes', async () => {
+  it('every route but /health and the UI files answers 401 without it, with a wrong one, and nothing changes', async () => {
     const before = stateOf(f);
     const routes = concreteRoutes(f);
     expect(routes.length).toBeGreaterThan(50);
@@ -92,7 +95,8 @@ describe('the token protects every route that reads or changes state', () => {
           headers: { ...lake, ...headers, ...(r.method === 'POST' ? JSON_TYPE : {}) },
           ...(r.method === 'POST' || r.method === 'PUT' ? { payload: '{}' } : {}),
         });
-        if (r.url === '/health') expect(res.statusCode, r.url).toBe(200);
+        // /health and the web UI's static files carry no state (docs/security.md).
+        if (isPublicPath(r.url)) expect(res.statusCode, r.url).toBe(200);
         else expect(res.statusCode, `${r.method} ${r.url}`).toBe(401);
       }
     }

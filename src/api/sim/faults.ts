@@ -3,7 +3,7 @@
 // change to the simulation, applied at the current virtual time and recorded in the request log.
 
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { brokerNodeId } from '../../../models/protocol/index.ts';
+import { brokerNodeId, controllerNodeId } from '../../../models/protocol/index.ts';
 import { parseDuration } from '../../../models/sim/index.ts';
 import { CONTROLLER_NODE } from '../../cluster/index.ts';
 import type { ApiContext } from '../context.ts';
@@ -118,6 +118,41 @@ export function registerFaultRoutes(app: FastifyInstance, ctx: ApiContext): void
       return done();
     },
   );
+
+  const controllerBody = {
+    type: 'object',
+    required: ['controller_id'],
+    additionalProperties: false,
+    properties: { controller_id: { type: 'integer', description: 'a KRaft controller node id (3000, ...)' } },
+  };
+  const controllerOf = (id: number) => {
+    const cluster = ctx.host.world.cluster;
+    const c = cluster.controllers.find((x) => x.id === controllerNodeId(id));
+    if (!c)
+      throw notFound(
+        `Controller ${id} cannot be found (controllers: ${cluster.controllers.map((x) => x.id).join(', ')}).`,
+      );
+    return c.id;
+  };
+  for (const [action, summary] of [
+    ['crash', 'Crash a KRaft controller (it keeps only what it flushed)'],
+    ['restart', 'Restart a KRaft controller (crashing it first if it is up)'],
+  ] as const) {
+    app.post(
+      `/sim/faults/${action}-controller`,
+      { schema: routeSchema({ summary, tags: TAGS, body: controllerBody, ok: { 200: faultResult } }) },
+      async (req: FastifyRequest<{ Body: { controller_id: number } }>) => {
+        const cluster = ctx.host.world.cluster;
+        const id = controllerOf(req.body.controller_id);
+        await ctx.host.mutate(
+          req,
+          () => (action === 'crash' ? cluster.crashController(id) : cluster.restartController(id)),
+          { settle: false },
+        );
+        return done();
+      },
+    );
+  }
 
   app.post(
     '/sim/faults/partition',

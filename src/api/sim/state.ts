@@ -4,7 +4,6 @@
 
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { describeTopicConfigs } from '../../../models/metadata/index.ts';
-import { formatDuration } from '../../../models/sim/index.ts';
 import type { ConsumerGroupView, TopicDescribeView } from '../../format/index.ts';
 import { type LoadedScenario, loadScenarioText, ScenarioError } from '../../scenario/index.ts';
 import { type ApiContext, readBroker } from '../context.ts';
@@ -13,7 +12,6 @@ import { WORLD_LIMITS, type World } from '../host.ts';
 import { groupsOf } from '../optional-modules.ts';
 import { routeSchema } from '../route-schema.ts';
 import { logEndOffset } from '../v3/groups.ts';
-import { faultsOf } from './faults.ts';
 
 const TAGS = ['Simulation'];
 
@@ -90,50 +88,6 @@ export function consumerGroupView(world: World, groupId: string): ConsumerGroupV
 }
 
 export function registerStateRoutes(app: FastifyInstance, ctx: ApiContext): void {
-  app.get(
-    '/sim/snapshot',
-    {
-      schema: routeSchema({
-        summary: 'A snapshot of the whole simulation',
-        description:
-          "Clock, brokers, the controller's committed metadata image, workloads, network and faults.",
-        tags: TAGS,
-        ok: { 200: anyObject },
-      }),
-    },
-    async () => {
-      const host = ctx.host;
-      const world = host.world;
-      const cluster = world.cluster;
-      const sim = cluster.sim;
-      return {
-        cluster_id: world.clusterId,
-        seed: sim.seed,
-        storage: cluster.storage,
-        scenario: world.scenario?.spec.name ?? null,
-        clock: { now_ms: sim.now, now: formatDuration(sim.now), ...ctx.pacer.status() },
-        events: sim.eventCount,
-        pending_events: sim.pendingEvents,
-        trace: { hash: sim.trace.hash, events: sim.trace.count },
-        halted: host.halted ?? null,
-        controller: { node: cluster.controller.id, metadata_offset: cluster.image.offset },
-        brokers: [...cluster.brokers.values()].map((b) => ({
-          broker_id: b.brokerId,
-          status: b.status,
-          fenced: b.fenced,
-          broker_epoch: b.brokerEpoch,
-          metadata_offset: b.image.offset,
-          replicas: b.replicas.size,
-        })),
-        metadata: cluster.image,
-        workloads: world.workloads.list().map((w) => w.view()),
-        network: { ...sim.network.stats },
-        faults: faultsOf(world),
-        requests: host.log.length,
-      };
-    },
-  );
-
   app.get(
     '/sim/requests',
     {

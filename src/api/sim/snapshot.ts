@@ -1,0 +1,124 @@
+// GET /sim/snapshot: the whole simulation as one JSON document (clock, brokers, the KRaft controllers, the
+// controller's metadata image, consumer groups, workloads, network traffic per link, faults). The web UI draws
+// every view from it, as any other client may; it is a pure read (nothing runs). `simSnapshot` is also what a
+// snapshot at an earlier time (a replay, see branches.ts) answers, so both have the same shape.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { formatDuration } from '../../../models/sim/index.ts';
+import type { ApiContext } from '../context.ts';
+import type { SimHost } from '../host.ts';
+import { groupsOf } from '../optional-modules.ts';
+import type { PacerStatus } from '../pacer.ts';
+import { routeSchema } from '../route-schema.ts';
+import { faultsOf } from './faults.ts';
+import { consumerGroupView } from './state.ts';
+
+const anyObject = { type: 'object', additionalProperties: true };
+
+/** The KRaft controllers: whether each runs, its Raft role, epoch and high watermark, and which is active. */
+function controllersOf(host: SimHost) {
+  const cluster = host.cluster;
+  return cluster.controllers.map((c) => ({
+    node: c.id,
+    status: c.status,
+    active: c.ready,
+    role: c.raft ? c.raft.role : c.up ? 'leader' : 'down',
+    epoch: c.raft ? c.raft.epoch : 0,
+    high_watermark: c.raft ? (c.raft.highWatermark ?? null) : c.image.offset,
+    leader: c.raft ? (c.raft.leaderId ?? null) : null,
+  }));
+}
+
+/** Each consumer group as kafka-consumer-groups --describe sees it (members, assignment, lag). */
+function groupsSummary(host: SimHost) {
+  const world = host.world;
+  let ids: string[];
+  try {
+    ids = groupsOf(world).groupIds();
+  } catch {
+    return [];
+  }
+  return ids.map((id) => {
+    const v = consumerGroupView(world, id);
+    return {
+      group_id: id,
+      state: v.state,
+      assignor: v.assignmentStrategy,
+      members: v.members.map((m) => ({
+        consumer_id: m.consumerId,
+        client_id: m.clientId,
+        assignment: m.assignment,
+      })),
+      offsets: v.offsets.map((o) => ({
+        topic: o.topic,
+        partition: o.partition,
+        committed: o.committedOffset ?? null,
+        log_end: o.logEndOffset ?? null,
+        lag:
+          o.committedOffset == null || o.logEndOffset == null
+            ? null
+            : Math.max(0, o.logEndOffset - o.committedOffset),
+      })),
+    };
+  });
+}
+
+/** The snapshot of a host's simulation; `pacing` is the pacer's status (a replayed host has none). */
+export function simSnapshot(host: SimHost, pacing: PacerStatus | undefined) {
+  const world = host.world;
+  const cluster = world.cluster;
+  const sim = cluster.sim;
+  return {
+    cluster_id: world.clusterId,
+    seed: sim.seed,
+    storage: cluster.storage,
+    scenario: world.scenario?.spec.name ?? null,
+    clock: { now_ms: sim.now, now: formatDuration(sim.now), ...(pacing ?? {}) },
+    events: sim.eventCount,
+    pending_events: sim.pendingEvents,
+    trace: { hash: sim.trace.hash, events: sim.trace.count },
+    halted: host.halted ?? null,
+    controller: { node: cluster.controller.id, metadata_offset: cluster.image.offset },
+    controllers: controllersOf(host),
+    brokers: [...cluster.brokers.values()].map((b) => ({
+      broker_id: b.brokerId,
+      status: b.status,
+      fenced: b.fenced,
+      broker_epoch: b.brokerEpoch,
+      metadata_offset: b.image.offset,
+      replicas: b.replicas.size,
+    })),
+    metadata: cluster.image,
+    groups: groupsSummary(host),
+    workloads: world.workloads.list().map((w) => w.view()),
+    network: { ...sim.network.stats, links: sim.network.linkCounts() },
+    faults: faultsOf(world),
+    requests: host.log.length,
+  };
+}
+
+/** The snapshot at an earlier moment of the served branch (branches.ts), for `?at_ms=`. */
+export type SnapshotAt = (atMs: number) => Promise<unknown>;
+
+export function registerSnapshotRoute(app: FastifyInstance, ctx: ApiContext, at?: SnapshotAt): void {
+  app.get(
+    '/sim/snapshot',
+    {
+      schema: routeSchema({
+        summary: 'A snapshot of the whole simulation',
+        description:
+          "Clock, brokers, the KRaft controllers, the controller's committed metadata image, consumer groups, " +
+          'workloads, network (messages per link) and faults. With `at_ms`, the snapshot the served branch had at ' +
+          'that earlier moment, from a replay of its request log beside the served simulation (which is not touched).',
+        tags: ['Simulation'],
+        querystring: {
+          type: 'object',
+          additionalProperties: false,
+          properties: { at_ms: { type: 'number', minimum: 0 } },
+        },
+        ok: { 200: anyObject },
+      }),
+    },
+    async (req: FastifyRequest<{ Querystring: { at_ms?: number } }>) =>
+      req.query.at_ms !== undefined && at ? at(req.query.at_ms) : simSnapshot(ctx.host, ctx.pacer.status()),
+  );
+}

@@ -1,0 +1,101 @@
+// Helpers for the web UI's browser tests: a served simulation with the UI built, and Debian's Chromium through
+// playwright-core with the same flags as the report tests.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { WorldOptions } from '../../src/api/host.ts';
+import type { PacerOptions } from '../../src/api/pacer.ts';
+import { type RunningServer, startServer } from '../../src/api/server.ts';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const haveChromium = existsSync(CHROMIUM);
+export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
+/** Screenshots for docs/teaching.md are written there when KAFKASIM_SCREENSHOTS=1. */
+export const DOC_IMAGES = fileURLToPath(new URL('../../docs/img/', import.meta.url));
+
+let built: Promise<unknown> | undefined;
+
+/** Builds the UI into dist/ui once per test file (esbuild: a fraction of a second). */
+export function buildUiOnce(): Promise<unknown> {
+  const script = '../../scripts/build-ui.mjs';
+  built ??= import(script).then((m: { buildUi: () => Promise<string> }) => m.buildUi());
+  return built;
+}
+
+export async function serve(
+  world: WorldOptions,
+  pacer: PacerOptions = { paused: true },
+): Promise<RunningServer> {
+  await buildUiOnce();
+  return startServer({ world, pacer, port: 0, lakeCredentials: { user: 'lake', password: 'lake' } });
+}
+
+export async function launch(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const profile = mkdtempSync(join(tmpdir(), 'kafkasim-ui-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1400, height: 1000 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens the UI; collects console errors and page errors (each test expects none). */
+export async function openUi(
+  context: BrowserContext,
+  url: string,
+): Promise<{ page: Page; errors: string[] }> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('requestfailed', (r) => {
+    // A stream aborted on purpose (a rewind reopens it) is not an error.
+    if (!r.url().includes('/sim/trace/stream')) errors.push(`request failed: ${r.url()}`);
+  });
+  await page.goto(url);
+  await page.waitForSelector('#cluster-svg .node.broker');
+  return { page, errors };
+}
+
+export async function json<T>(base: string, path: string, method = 'GET', body?: unknown): Promise<T> {
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers: method === 'GET' ? {} : { 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : method === 'GET' ? {} : { body: '{}' }),
+  });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** Waits until `check` holds in the page (polled), with a message naming what was awaited. */
+export async function until(page: Page, what: string, check: () => Promise<boolean>, ms = 30_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    if (await check()) return;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await page.waitForTimeout(100);
+  }
+}

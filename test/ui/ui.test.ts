@@ -1,0 +1,179 @@
+// The web UI in headless Chromium against a real served simulation: clicking a broker's crash button moves its
+// partitions' leaders and the event log explains it; scrubbing the timeline back to 10 s shows exactly the
+// snapshot taken at 10 s; a fork with a changed setting diverges from its parent side by side; the page logs no
+// error. Skipped only when Chromium is absent (CI installs it).
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningServer } from '../../src/api/server.ts';
+import {
+  ARTIFACTS,
+  DOC_IMAGES,
+  haveChromium,
+  json,
+  launch,
+  openUi,
+  serve,
+  until,
+} from './browser-helpers.ts';
+
+if (!haveChromium)
+  console.warn('SKIPPED the web UI browser tests: /usr/bin/chromium is not installed (CI installs it).');
+
+interface Snap {
+  cluster_id: string;
+  clock: { now_ms: number };
+  events: number;
+  trace: { hash: string };
+  brokers: { broker_id: number; status: string; fenced: boolean }[];
+  metadata: {
+    topics: Record<string, { partitions: { partition: number; leader: number; isr: number[] }[] }>;
+  };
+}
+
+interface View {
+  now_ms: number;
+  hash: string;
+  events: number;
+  leaders: Record<string, number>;
+  brokers: Record<string, string>;
+}
+
+/** What the page shows (the clock's data, each partition cell's leader, each broker's status word), read from
+ * the page's DOM by the UI's own viewState(). */
+async function view(page: Page): Promise<View> {
+  return (await page.evaluate('window.kafkasim.viewState()')) as View;
+}
+
+function leadersOf(s: Snap): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [name, t] of Object.entries(s.metadata.topics))
+    for (const p of t.partitions) out[`${name}-${p.partition}`] = p.leader;
+  return out;
+}
+
+async function shot(page: Page, name: string) {
+  const file = join(ARTIFACTS, `ui-${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  if (process.env.KAFKASIM_SCREENSHOTS === '1') {
+    mkdirSync(DOC_IMAGES, { recursive: true });
+    copyFileSync(file, join(DOC_IMAGES, `ui-${name}.png`));
+  }
+}
+
+describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {
+  let browser: { context: BrowserContext; close: () => Promise<void> };
+  let server: RunningServer;
+  let base: string;
+
+  /** A paused 4-broker sandbox with a 12-partition topic and a producer. */
+  async function sandbox(): Promise<RunningServer> {
+    const server = await serve({ seed: 3, brokers: 4 });
+    const s = await json<Snap>(server.url, '/sim/snapshot');
+    await json(server.url, `/v3/clusters/${s.cluster_id}/topics`, 'POST', {
+      topic_name: 'orders',
+      partitions_count: 12,
+      replication_factor: 3,
+    });
+    await json(server.url, '/sim/workloads', 'POST', { kind: 'producer', topic: 'orders', rate: 100 });
+    return server;
+  }
+
+  beforeAll(async () => {
+    browser = await launch();
+    server = await sandbox();
+    base = server.url;
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('crash a broker by clicking: its partitions get new leaders and the log says why', async () => {
+    const { page, errors } = await openUi(browser.context, `${base}/`);
+    await page.waitForSelector('.cell[data-tp="orders-11"]');
+    const before = await view(page);
+    const led = Object.entries(before.leaders).filter(([, l]) => l === 1);
+    expect(led.length).toBeGreaterThan(0);
+    await page.click('#cluster-svg .node.broker[data-node="broker-1"]');
+    await page.click('#node-actions button[data-action="crash"]');
+    await until(
+      page,
+      'broker 1 shown crashed',
+      async () => (await view(page)).brokers['broker-1'] === 'crashed',
+    );
+    await page.selectOption('#speed', '10');
+    await page.click('#play');
+    await until(page, 'no partition led by broker 1', async () =>
+      Object.values((await view(page)).leaders).every((l) => l !== 1),
+    );
+    await until(page, 'the log explaining the fence and the elections', async () => {
+      const text = await page.textContent('#log');
+      return (
+        /broker 1 fenced: no heartbeat/.test(text ?? '') && /leader 1 -> \d \(from ISR\)/.test(text ?? '')
+      );
+    });
+    const after = await view(page);
+    for (const [tp] of led) expect(after.leaders[tp], tp).not.toBe(1);
+    await shot(page, 'crash');
+    await page.click('#play'); // pause
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 120_000);
+
+  it('scrub back to 10 s: the view equals the snapshot taken at 10 s; fork, change a setting, branches diverge', async () => {
+    const own = await sandbox();
+    const base = own.url;
+    // A moment exactly at 10 s, taken live.
+    const now = (await json<Snap>(base, '/sim/snapshot')).clock.now_ms;
+    await json(base, '/sim/pause', 'POST');
+    await json(base, '/sim/advance', 'POST', { duration: 10_000 - now });
+    const at10 = await json<Snap>(base, '/sim/snapshot');
+    expect(at10.clock.now_ms).toBe(10_000);
+    await json(base, '/sim/advance', 'POST', { duration: '25s' });
+    const later = await json<Snap>(base, '/sim/snapshot');
+    expect(later.trace.hash).not.toBe(at10.trace.hash);
+
+    const { page, errors } = await openUi(browser.context, `${base}/`);
+    await until(page, 'the view at 35 s', async () => (await view(page)).now_ms === later.clock.now_ms);
+    // Scrub: press on the timeline where 10 s is.
+    const box = (await page.locator('#timeline-canvas').boundingBox())!;
+    const x = (await page.evaluate('window.kafkasim.timeline.xOf(10000)')) as number;
+    await page.mouse.click(box.x + x, box.y + box.height / 2);
+    await until(page, 'the view at 10 s', async () => (await view(page)).now_ms === 10_000);
+    const v = await view(page);
+    expect(v.hash).toBe(at10.trace.hash);
+    expect(v.events).toBe(at10.events);
+    expect(v.leaders).toEqual(leadersOf(at10));
+    for (const b of at10.brokers)
+      expect(v.brokers[`broker-${b.broker_id}`]).toBe(
+        b.status === 'up' ? (b.fenced ? 'fenced' : 'up') : b.status,
+      );
+    expect(await page.textContent('#viewing')).toMatch(/Viewing the past at 10\.0 s/);
+    await shot(page, 'scrubbed');
+
+    // Fork here, change a setting in the new branch, run both to the same moment: they differ.
+    await page.click('#fork');
+    await until(page, 'two branches', async () => (await page.locator('.branch').count()) === 2);
+    await page.selectOption('#topic', 'orders');
+    await page.fill('#config', 'min.insync.replicas=3');
+    await page.click('#set-config');
+    await until(page, 'the setting applied', async () =>
+      /set min\.insync\.replicas=3 on orders: done/.test((await page.textContent('#status')) ?? ''),
+    );
+    await json(base, '/sim/advance', 'POST', { duration: '5s' });
+    await until(page, 'the branch at 15 s', async () => (await view(page)).now_ms >= 15_000);
+    await page.click('.branch[data-branch="1"] button[data-action="compare"]');
+    await page.waitForSelector('#compare-summary');
+    const diffs = Number(await page.getAttribute('#compare-summary', 'data-diffs'));
+    expect(diffs).toBeGreaterThan(0);
+    const hashRow = page.locator('#compare tr', { hasText: 'trace hash' });
+    expect(await hashRow.getAttribute('class')).toBe('diff');
+    await shot(page, 'compare');
+    expect(errors).toEqual([]);
+    await page.close();
+    await own.close();
+  }, 180_000);
+});

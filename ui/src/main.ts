@@ -1,0 +1,565 @@
+// kafkasim's teaching UI: a live view of the served simulation (GET /sim/snapshot a few times a second, the live
+// trace as Server-Sent Events), controls (play, pause, step, speed, a scrubbable timeline, branches), and faults
+// and admin by clicking. Every action is an ordinary API request, so it lands in the request log and replays.
+import { ApiFailure, get, openStream, post, send } from './api.ts';
+import { ClusterView } from './cluster-view.ts';
+import { hintFor } from './lessons.ts';
+import type { LessonState, Snapshot, TraceEvent } from './model.ts';
+import { PartitionsView } from './partitions-view.ts';
+import { BalancerState, drawBalancer, drawGroups, drawLake, drawWorkloads, Panel } from './side-views.ts';
+import { byId, html } from './svg.ts';
+import { Timeline } from './timeline.ts';
+import { type Category, describeAny } from './words.ts';
+
+const POLL_MS = 250;
+const MAX_LOG_LINES = 1500;
+
+interface BranchInfo {
+  id: number;
+  name: string;
+  parent: number | null;
+  forked_at_ms: number | null;
+  head_ms: number;
+  requests: number;
+}
+interface Branches {
+  active: number;
+  viewing_ms: number | null;
+  branches: BranchInfo[];
+}
+
+interface LogLine {
+  t: number;
+  text: string;
+  category: Category;
+  known: boolean;
+}
+
+class App {
+  snapshot: Snapshot | undefined;
+  branches: Branches | undefined;
+  readonly cluster = new ClusterView(byId('cluster'));
+  readonly partitions = new PartitionsView(byId('partitions'));
+  readonly timeline = new Timeline(byId('timeline'));
+  readonly balancer = new BalancerState();
+  readonly panels = {
+    groups: new Panel(byId('groups')),
+    balancer: new Panel(byId('balancer')),
+    lake: new Panel(byId('lake')),
+    workloads: new Panel(byId('workloads')),
+  };
+  log: LogLine[] = [];
+  private logDirty = true;
+  private polling = false;
+  private stream = new AbortController();
+  /** Wall time each rendered frame took (ms): the frame-time check reads it. */
+  readonly frameTimes: number[] = [];
+  private lessonShown = -1;
+  pauseAtSteps = true;
+  private lessonPosting = false;
+
+  start(): void {
+    this.cluster.onSelect = (node) => this.select(node);
+    this.cluster.onDropPartition = (broker, key) => void this.reassign(broker, key);
+    this.timeline.onScrub = (t) => void this.rewind(t);
+    this.wireControls();
+    this.openTrace();
+    void this.poll();
+    setInterval(() => void this.poll(), POLL_MS);
+    const frame = (now: number) => {
+      const t0 = performance.now();
+      this.cluster.animate(now);
+      if (this.logDirty) this.drawLog();
+      this.frameTimes.push(performance.now() - t0);
+      if (this.frameTimes.length > 600) this.frameTimes.shift();
+      requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  }
+
+  /** What the page shows, read from its DOM (the browser tests compare it with the API's snapshots). */
+  viewState() {
+    const clock = byId('clock');
+    const brokers: Record<string, string> = {};
+    for (const g of document.querySelectorAll<SVGGElement>('.node.broker'))
+      brokers[g.dataset.node!] = g.querySelectorAll('text')[1]?.textContent ?? '';
+    return {
+      now_ms: Number(clock.dataset.nowMs),
+      hash: clock.dataset.hash,
+      events: Number(clock.dataset.events),
+      leaders: this.partitions.leaders(),
+      brokers,
+    };
+  }
+
+  /** Runs an action; a refusal is shown in the status line (never thrown at the page). */
+  async act(what: string, fn: () => Promise<unknown>): Promise<boolean> {
+    try {
+      await fn();
+      this.status(`${what}: done`);
+      void this.poll();
+      return true;
+    } catch (e) {
+      this.status(`${what}: ${e instanceof ApiFailure ? e.message : String(e)}`, true);
+      return false;
+    }
+  }
+
+  status(text: string, error = false): void {
+    const el = byId('status');
+    el.textContent = text;
+    el.classList.toggle('error', error);
+  }
+
+  // ---- data --------------------------------------------------------------------------------------------------
+
+  async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      const [s, b] = await Promise.all([get<Snapshot>('/sim/snapshot'), get<Branches>('/sim/branches')]);
+      this.snapshot = s;
+      this.branches = b;
+      this.render();
+    } catch (e) {
+      this.status(`cannot read the simulation: ${e instanceof Error ? e.message : String(e)}`, true);
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  openTrace(): void {
+    this.stream.abort();
+    this.stream = new AbortController();
+    openStream(
+      '/sim/trace/stream',
+      {
+        event: (name, data) => {
+          if (name === 'trace') this.onTrace(JSON.parse(data) as TraceEvent);
+          else if (name === 'world') void this.reloadHistory();
+        },
+      },
+      this.stream.signal,
+    );
+    void this.reloadHistory();
+  }
+
+  /** After the world changed (a rewind, a fork, a scenario load): the log and markers from the trace kept. */
+  async reloadHistory(): Promise<void> {
+    this.log = [];
+    this.timeline.markers = [];
+    this.balancer.reset();
+    const text = await fetchText('/sim/trace.jsonl');
+    for (const line of text.split('\n')) if (line) this.onTrace(JSON.parse(line) as TraceEvent, true);
+    this.logDirty = true;
+  }
+
+  onTrace(e: TraceEvent, history = false): void {
+    const last = this.log[this.log.length - 1];
+    if (!history && last && e.t < last.t) {
+      // An older moment: the branch was rewound; what follows is recorded again.
+      this.log = this.log.filter((l) => l.t <= e.t);
+      this.timeline.cut(e.t);
+    }
+    if (e.kind === 'balancer.candidates') return;
+    const d = describeAny(e);
+    const known = d.category !== 'other' || !d.text.startsWith(e.kind);
+    this.balancer.onEvent(e, known ? d.text : undefined);
+    this.log.push({ t: e.t, text: d.text, category: d.category, known });
+    if (this.log.length > MAX_LOG_LINES) this.log.splice(0, this.log.length - MAX_LOG_LINES);
+    if (d.marker) this.timeline.add({ t: e.t, category: d.category, text: d.text });
+    this.logDirty = true;
+  }
+
+  // ---- drawing -----------------------------------------------------------------------------------------------
+
+  render(): void {
+    const s = this.snapshot;
+    if (!s) return;
+    const t0 = performance.now();
+    byId('clock').textContent = `${s.clock.now} · ${s.events} events · trace ${s.trace.hash}`;
+    byId('clock').dataset.nowMs = String(s.clock.now_ms);
+    byId('clock').dataset.hash = s.trace.hash;
+    byId('clock').dataset.events = String(s.events);
+    byId('scenario').textContent = s.scenario ?? 'sandbox';
+    const playing = s.clock.paused === false;
+    byId('play').textContent = playing ? 'Pause (space)' : 'Play (space)';
+    byId('play').dataset.playing = String(playing);
+    const speed = byId<HTMLSelectElement>('speed');
+    if (document.activeElement !== speed && s.clock.speed !== undefined) speed.value = String(s.clock.speed);
+    byId('halted').textContent = s.halted ? `HALTED: ${s.halted}` : '';
+    this.cluster.update(s, performance.now());
+    this.partitions.update(s);
+    drawGroups(this.panels.groups, s);
+    drawBalancer(this.panels.balancer, this.balancer);
+    drawLake(this.panels.lake, s);
+    drawWorkloads(
+      this.panels.workloads,
+      s,
+      (w, action) =>
+        void this.act(`${action} ${w.name}`, () =>
+          post(`/sim/workloads/${encodeURIComponent(w.name)}/${action}`),
+        ),
+    );
+    this.drawTopicsSelect(s);
+    this.drawBranches();
+    this.drawLesson(s.lesson ?? null);
+    const branch = this.branches?.branches.find((b) => b.id === this.branches?.active);
+    this.timeline.set(s.clock.now_ms, Math.max(branch?.head_ms ?? 0, s.clock.now_ms));
+    byId('viewing').textContent =
+      this.branches?.viewing_ms != null
+        ? `Viewing the past at ${(this.branches.viewing_ms / 1000).toFixed(1)} s: play or change anything to branch off here.`
+        : '';
+    this.frameTimes.push(performance.now() - t0);
+  }
+
+  private drawLog(): void {
+    this.logDirty = false;
+    const filter = byId<HTMLInputElement>('log-filter').value.toLowerCase();
+    const kind = byId<HTMLSelectElement>('log-kind').value;
+    const list = byId('log');
+    const lines = this.log.filter(
+      (l) =>
+        (kind === 'all' || (kind === 'known' ? l.known : l.category === kind)) &&
+        (filter === '' || l.text.toLowerCase().includes(filter)),
+    );
+    const shown = lines.slice(-300);
+    list.replaceChildren(
+      ...shown.map((l) => {
+        const li = document.createElement('li');
+        li.className = `cat-${l.category}`;
+        li.dataset.t = String(l.t);
+        li.textContent = `${(l.t / 1000).toFixed(3).padStart(9)} s  ${l.text}`;
+        li.title = 'go to this moment';
+        li.addEventListener('click', () => void this.rewind(Math.round(l.t)));
+        return li;
+      }),
+    );
+    list.scrollTop = list.scrollHeight;
+  }
+
+  private drawTopicsSelect(s: Snapshot): void {
+    const select = byId<HTMLSelectElement>('topic');
+    const names = Object.keys(s.metadata.topics).sort();
+    if ([...select.options].map((o) => o.value).join() === names.join()) return;
+    const current = select.value;
+    select.replaceChildren(...names.map((n) => new Option(n, n)));
+    if (names.includes(current)) select.value = current;
+  }
+
+  private drawBranches(): void {
+    const b = this.branches;
+    if (!b) return;
+    const key = JSON.stringify(b);
+    const el = byId('branches');
+    if (el.dataset.key === key) return;
+    el.dataset.key = key;
+    el.replaceChildren();
+    const depth = (x: BranchInfo): number => {
+      const p = b.branches.find((y) => y.id === x.parent);
+      return p ? depth(p) + 1 : 0;
+    };
+    for (const x of b.branches) {
+      const row = html(
+        'div',
+        { class: `branch${x.id === b.active ? ' active' : ''}`, 'data-branch': String(x.id) },
+        undefined,
+        el,
+      );
+      row.style.paddingLeft = `${depth(x) * 16}px`;
+      html(
+        'span',
+        {},
+        `${x.name}${x.forked_at_ms != null ? ` (from ${(x.forked_at_ms / 1000).toFixed(1)} s)` : ''} · ${(x.head_ms / 1000).toFixed(1)} s · ${x.requests} requests${x.id === b.active ? ' · current' : ''}`,
+        row,
+      );
+      if (x.id !== b.active) {
+        const go = html('button', { 'data-action': 'checkout' }, 'switch', row);
+        go.addEventListener(
+          'click',
+          () => void this.act(`switch to ${x.name}`, () => post(`/sim/branches/${x.id}/checkout`)),
+        );
+        const cmp = html('button', { 'data-action': 'compare' }, 'compare', row);
+        cmp.addEventListener('click', () => void this.compare(b.active, x.id));
+      }
+    }
+  }
+
+  private drawLesson(lesson: LessonState | null): void {
+    const el = byId('lesson');
+    el.hidden = lesson === null;
+    if (!lesson) return;
+    const step = lesson.steps[lesson.next];
+    byId('lesson-title').textContent = `Lesson: ${lesson.scenario}`;
+    byId('lesson-progress').textContent = step
+      ? `Step ${lesson.next + 1} of ${lesson.steps.length}${step.wait ? ` — waiting for ${step.wait}${lesson.holds ? ' (reached)' : ''}` : ''}`
+      : `All ${lesson.steps.length} steps done.`;
+    if (this.lessonShown !== lesson.next) {
+      this.lessonShown = lesson.next;
+      byId('lesson-note').textContent =
+        step?.note ?? (step ? step.action : 'The lesson is over: explore freely.');
+      byId('lesson-hint').textContent = hintFor(lesson.scenario, lesson.next);
+      byId('lesson-output').textContent = lesson.output.slice(-30).join('\n');
+    }
+    // Playing a lesson: the next step runs when its time comes or its condition holds; then pause (if chosen).
+    if (!step || this.lessonPosting || this.snapshot?.clock.paused !== false) return;
+    const due = step.due_ms !== null && (this.snapshot?.clock.now_ms ?? 0) >= step.due_ms;
+    const ready = step.wait !== null ? lesson.holds === true : step.due_ms === null || due;
+    if (ready) void this.lessonStep(lesson.next);
+  }
+
+  async lessonStep(index: number): Promise<void> {
+    this.lessonPosting = true;
+    try {
+      await this.act(`lesson step ${index + 1}`, () => post('/sim/lesson/step', { index }));
+      if (this.pauseAtSteps) await post('/sim/pause');
+    } finally {
+      this.lessonPosting = false;
+      void this.poll();
+    }
+  }
+
+  // ---- actions -----------------------------------------------------------------------------------------------
+
+  private select(node: string): void {
+    this.cluster.selected = node;
+    byId('selected').textContent = node;
+    byId('node-actions').dataset.node = node;
+    for (const b of byId('node-actions').querySelectorAll('button'))
+      (b as HTMLButtonElement).disabled = false;
+    if (this.snapshot) this.cluster.update(this.snapshot, performance.now());
+  }
+
+  async nodeAction(action: string): Promise<void> {
+    const node = byId('node-actions').dataset.node;
+    if (!node) return;
+    const broker = node.startsWith('broker-') ? Number(node.slice(7)) : undefined;
+    const controller = node.startsWith('controller-') ? Number(node.slice(11)) : undefined;
+    const ref = broker ?? node;
+    const slow = Number(byId<HTMLInputElement>('slow-ms').value) || 200;
+    const calls: Record<string, () => Promise<unknown>> = {
+      crash: () =>
+        broker !== undefined
+          ? post('/sim/faults/crash-broker', { broker_id: broker })
+          : post('/sim/faults/crash-controller', { controller_id: controller }),
+      restart: () =>
+        broker !== undefined
+          ? post('/sim/faults/restart-broker', { broker_id: broker })
+          : post('/sim/faults/restart-controller', { controller_id: controller }),
+      isolate: () => post('/sim/faults/isolate', { nodes: [ref] }),
+      slow: () => post('/sim/faults/slow-broker', { broker_id: broker, delay: `${slow}ms` }),
+      heal: () => post('/sim/faults/heal', {}),
+    };
+    const call = calls[action];
+    if (call) await this.act(`${action} ${node}`, call);
+  }
+
+  async reassign(broker: number, key: string): Promise<void> {
+    const [topic, p] = key.split('\u0000') as [string, string];
+    const reg = this.snapshot?.metadata.topics[topic]?.partitions[Number(p)];
+    if (!reg || !this.snapshot) return;
+    const rest = reg.replicas.filter((r) => r !== broker);
+    const replicas = [broker, ...rest].slice(0, reg.replicas.length);
+    await this.act(`move ${topic}-${p} to broker ${broker}`, () =>
+      post(`/v3/clusters/${this.snapshot!.cluster_id}/topics/-/partitions/-/reassignment`, {
+        version: 1,
+        partitions: [{ topic, partition: Number(p), replicas }],
+      }),
+    );
+  }
+
+  async rewind(t: number): Promise<void> {
+    await this.act(`go to ${(t / 1000).toFixed(1)} s`, () => post('/sim/rewind', { to_ms: t }));
+  }
+
+  async compare(a: number, b: number): Promise<void> {
+    const at = this.snapshot?.clock.now_ms ?? 0;
+    const el = byId('compare');
+    try {
+      const [x, y] = await Promise.all([
+        get<Snapshot>(`/sim/branches/${a}/snapshot?at_ms=${Math.floor(at)}`),
+        get<Snapshot>(`/sim/branches/${b}/snapshot?at_ms=${Math.floor(at)}`),
+      ]);
+      renderCompare(el, this.branches, a, b, x, y);
+    } catch (e) {
+      this.status(`compare: ${e instanceof Error ? e.message : String(e)}`, true);
+    }
+  }
+
+  private wireControls(): void {
+    const click = (id: string, fn: () => unknown) => byId(id).addEventListener('click', () => void fn());
+    click('play', () => this.togglePlay());
+    click('step', () => this.act('step one event', () => post('/sim/step', { events: 1 })));
+    click('step-kind', () => this.stepToKind());
+    click('fork', () => this.act('fork', () => post('/sim/branches', {})));
+    click('heal-all', () => this.act('heal the network', () => post('/sim/faults/heal', {})));
+    click('cut', () => {
+      const groups = byId<HTMLInputElement>('cut-groups')
+        .value.split('|')
+        .map((g) =>
+          g
+            .split(',')
+            .map((x) => x.trim())
+            .filter(Boolean)
+            .map((x) => (/^\d+$/.test(x) ? Number(x) : x)),
+        );
+      return this.act('cut the network', () => post('/sim/faults/partition', { groups }));
+    });
+    click('add-partitions', () => {
+      const topic = byId<HTMLSelectElement>('topic').value;
+      const t = this.snapshot?.metadata.topics[topic];
+      const n = Number(byId<HTMLInputElement>('add-count').value) || 1;
+      if (!t || !this.snapshot) return;
+      return this.act(`add ${n} partition(s) to ${topic}`, () =>
+        send('PATCH', `/v3/clusters/${this.snapshot!.cluster_id}/topics/${encodeURIComponent(topic)}`, {
+          partitions_count: t.partitions.length + n,
+        }),
+      );
+    });
+    click('create-topic', () => {
+      const name = byId<HTMLInputElement>('new-topic').value.trim();
+      const partitions = Number(byId<HTMLInputElement>('new-topic-partitions').value) || 6;
+      const rf = Math.min(3, this.snapshot?.brokers.length ?? 1);
+      return this.act(`create topic ${name}`, () =>
+        post(`/v3/clusters/${this.snapshot!.cluster_id}/topics`, {
+          topic_name: name,
+          partitions_count: partitions,
+          replication_factor: this.snapshot?.storage === 'shared' ? 1 : rf,
+        }),
+      );
+    });
+    click('add-producer', () =>
+      this.act('add a producer', () =>
+        post('/sim/workloads', {
+          kind: 'producer',
+          topic: byId<HTMLSelectElement>('topic').value,
+          rate: 100,
+        }),
+      ),
+    );
+    click('add-consumer', () =>
+      this.act('add a consumer', () =>
+        post('/sim/workloads', { kind: 'consumer', topic: byId<HTMLSelectElement>('topic').value }),
+      ),
+    );
+    click('set-config', () => {
+      const topic = byId<HTMLSelectElement>('topic').value;
+      const [name, value] = byId<HTMLInputElement>('config')
+        .value.split('=')
+        .map((x) => x.trim());
+      if (!name || value === undefined || !this.snapshot) return;
+      return this.act(`set ${name}=${value} on ${topic}`, () =>
+        send(
+          'PUT',
+          `/v3/clusters/${this.snapshot!.cluster_id}/topics/${encodeURIComponent(topic)}/configs/${encodeURIComponent(name)}`,
+          { value },
+        ),
+      );
+    });
+    for (const b of byId('node-actions').querySelectorAll('button'))
+      b.addEventListener('click', () => void this.nodeAction((b as HTMLElement).dataset.action!));
+    byId<HTMLSelectElement>('speed').addEventListener('change', (ev) => {
+      const v = (ev.target as HTMLSelectElement).value;
+      void this.act(`speed ${v}`, () =>
+        send('PUT', '/sim/clock/speed', { speed: v === 'max' ? 'max' : Number(v) }),
+      );
+    });
+    byId<HTMLInputElement>('pause-at-steps').addEventListener('change', (ev) => {
+      this.pauseAtSteps = (ev.target as HTMLInputElement).checked;
+    });
+    click('lesson-next', () => {
+      const l = this.snapshot?.lesson;
+      if (l && l.next < l.steps.length) return this.lessonStep(l.next);
+    });
+    for (const id of ['log-filter', 'log-kind'])
+      byId(id).addEventListener('input', () => {
+        this.logDirty = true;
+      });
+    document.addEventListener('keydown', (ev) => {
+      const target = ev.target as HTMLElement;
+      if (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA') return;
+      const now = this.snapshot?.clock.now_ms ?? 0;
+      if (ev.key === ' ') {
+        ev.preventDefault();
+        void this.togglePlay();
+      } else if (ev.key === 'ArrowRight') {
+        ev.preventDefault();
+        void (ev.shiftKey
+          ? this.stepToKind()
+          : this.act('step one event', () => post('/sim/step', { events: 1 })));
+      } else if (ev.key === 'ArrowLeft') {
+        ev.preventDefault();
+        void this.rewind(Math.max(0, Math.floor(now - (ev.shiftKey ? 10_000 : 1_000))));
+      }
+    });
+  }
+
+  async togglePlay(): Promise<void> {
+    const playing = this.snapshot?.clock.paused === false;
+    await this.act(playing ? 'pause' : 'play', () => post(playing ? '/sim/pause' : '/sim/resume'));
+  }
+
+  async stepToKind(): Promise<void> {
+    const kind = byId<HTMLSelectElement>('step-kind-select').value;
+    await this.act(`run to the next ${kind}`, () =>
+      post('/sim/advance', { until: { trace_kind: kind }, timeout: '10m' }),
+    );
+  }
+}
+
+async function fetchText(path: string): Promise<string> {
+  const token = sessionStorage.getItem('kafkasim-token');
+  const r = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return r.ok ? r.text() : '';
+}
+
+/** Two branches side by side at the same moment; what differs is highlighted. */
+function renderCompare(
+  el: HTMLElement,
+  branches: Branches | undefined,
+  a: number,
+  b: number,
+  x: Snapshot,
+  y: Snapshot,
+): void {
+  el.replaceChildren();
+  el.hidden = false;
+  const name = (id: number) => branches?.branches.find((z) => z.id === id)?.name ?? String(id);
+  html('h3', {}, `${name(a)} vs ${name(b)} at ${x.clock.now}`, el);
+  const table = html('table', { class: 'compare' }, undefined, el);
+  const row = (label: string, u: string, v: string) => {
+    const tr = html('tr', { class: u === v ? 'same' : 'diff' }, undefined, table);
+    html('th', {}, label, tr);
+    html('td', {}, u, tr);
+    html('td', {}, v, tr);
+  };
+  row('trace hash', x.trace.hash, y.trace.hash);
+  row('events', String(x.events), String(y.events));
+  for (const br of x.brokers) {
+    const other = y.brokers.find((z) => z.broker_id === br.broker_id);
+    row(
+      `broker ${br.broker_id}`,
+      `${br.status}${br.fenced ? ' fenced' : ''}`,
+      other ? `${other.status}${other.fenced ? ' fenced' : ''}` : '-',
+    );
+  }
+  for (const [topic, t] of Object.entries(x.metadata.topics)) {
+    const u = y.metadata.topics[topic];
+    for (const p of t.partitions) {
+      const q = u?.partitions[p.partition];
+      const show = (r: typeof p | undefined) => (r ? `leader ${r.leader} ISR [${r.isr}]` : 'absent');
+      row(`${topic}-${p.partition}`, show(p), show(q));
+    }
+  }
+  const differing = table.querySelectorAll('tr.diff').length;
+  html(
+    'p',
+    { id: 'compare-summary', 'data-diffs': String(differing) },
+    `${differing} difference(s) highlighted.`,
+    el,
+  );
+}
+
+const app = new App();
+(window as unknown as { kafkasim: App }).kafkasim = app;
+app.start();

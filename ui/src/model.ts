@@ -1,0 +1,111 @@
+// The shapes the UI reads from GET /sim/snapshot (only the fields it draws).
+
+export interface PartitionReg {
+  partition: number;
+  leader: number;
+  leaderEpoch?: number;
+  replicas: number[];
+  isr: number[];
+  addingReplicas: number[];
+  removingReplicas: number[];
+}
+
+export interface TopicImage {
+  name: string;
+  partitions: PartitionReg[];
+}
+
+export interface BrokerView {
+  broker_id: number;
+  status: string;
+  fenced: boolean;
+  broker_epoch: number;
+  replicas: number;
+}
+
+export interface ControllerView {
+  node: string;
+  status: string;
+  active: boolean;
+  role: string;
+  epoch: number;
+  high_watermark: number | null;
+  leader: number | null;
+}
+
+export interface GroupView {
+  group_id: string;
+  state: string;
+  assignor: string;
+  members: { consumer_id: string; client_id: string; assignment: { topic: string; partition: number }[] }[];
+  offsets: {
+    topic: string;
+    partition: number;
+    committed: number | null;
+    log_end: number | null;
+    lag: number | null;
+  }[];
+}
+
+export interface WorkloadView {
+  name: string;
+  kind: string;
+  topic: string;
+  state: string;
+  stats: Record<string, unknown>;
+}
+
+export interface LinkCount {
+  from: string;
+  to: string;
+  sent: number;
+}
+
+export interface Snapshot {
+  cluster_id: string;
+  seed: string;
+  storage: string;
+  scenario: string | null;
+  clock: { now_ms: number; now: string; speed?: number | 'max'; paused?: boolean };
+  events: number;
+  trace: { hash: string; events: number };
+  halted: string | null;
+  controllers: ControllerView[];
+  brokers: BrokerView[];
+  metadata: { offset: number; topics: Record<string, TopicImage> };
+  groups: GroupView[];
+  workloads: WorkloadView[];
+  network: { sent: number; delivered: number; dropped: number; links: LinkCount[] };
+  faults: {
+    partition: string[][] | null;
+    isolated: string[];
+    slow: Record<string, number>;
+  };
+  requests: number;
+  lesson?: LessonState | null;
+}
+
+export interface LessonStep {
+  index: number;
+  label: string | null;
+  action: string;
+  note: string | null;
+  wait: string | null;
+  due_ms: number | null;
+}
+
+export interface LessonState {
+  scenario: string;
+  description: string;
+  steps: LessonStep[];
+  next: number;
+  holds: boolean | null;
+  output: string[];
+}
+
+export interface TraceEvent {
+  t: number;
+  kind: string;
+  node?: string;
+  [field: string]: unknown;
+}

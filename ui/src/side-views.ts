@@ -1,0 +1,162 @@
+// The smaller panels: consumer groups, the auto-balancer (each broker's load against the band, and its
+// decisions with their reasons), the Lake (rows and ingest errors per ingest workload), and the workloads
+// (producers and consumers) with start/stop buttons.
+import type { Snapshot, TraceEvent, WorkloadView } from './model.ts';
+import { html } from './svg.ts';
+
+/** Redraws a panel only when what it shows changed (a string key of its data). */
+export class Panel {
+  private key = '';
+  constructor(readonly el: HTMLElement) {}
+  draw(key: string, render: (el: HTMLElement) => void): void {
+    if (key === this.key) return;
+    this.key = key;
+    this.el.replaceChildren();
+    render(this.el);
+  }
+}
+
+export function drawGroups(panel: Panel, s: Snapshot): void {
+  panel.draw(JSON.stringify(s.groups), (el) => {
+    if (s.groups.length === 0) html('p', { class: 'empty' }, 'No consumer groups yet.', el);
+    for (const g of s.groups) {
+      const lag = g.offsets.reduce((n, o) => n + (o.lag ?? 0), 0);
+      html('h3', {}, `${g.group_id}: ${g.state} · ${g.members.length} member(s) · lag ${lag}`, el);
+      const table = html('table', { class: 'group', 'data-group': g.group_id }, undefined, el);
+      const head = html('tr', {}, undefined, table);
+      for (const h of ['member', 'partitions', 'lag']) html('th', {}, h, head);
+      for (const m of g.members) {
+        const tr = html('tr', {}, undefined, table);
+        html('td', {}, m.client_id || m.consumer_id.slice(0, 24), tr);
+        html('td', {}, m.assignment.map((a) => `${a.topic}-${a.partition}`).join(' '), tr);
+        const mine = new Set(m.assignment.map((a) => `${a.topic}-${a.partition}`));
+        html(
+          'td',
+          {},
+          String(
+            g.offsets
+              .filter((o) => mine.has(`${o.topic}-${o.partition}`))
+              .reduce((n, o) => n + (o.lag ?? 0), 0),
+          ),
+          tr,
+        );
+      }
+    }
+  });
+}
+
+interface BrokerLoad {
+  brokerId: number;
+  bytesIn: number;
+  bytesOut: number;
+  partitions: number;
+}
+
+/** What the balancer last said (from the live trace). */
+export class BalancerState {
+  loads: BrokerLoad[] = [];
+  band: { lowerBound: number; upperBound: number; avg: number } | undefined;
+  decisions: { t: number; text: string }[] = [];
+
+  onEvent(e: TraceEvent, text: string | undefined): void {
+    if (e.kind === 'balancer.detect' && Array.isArray(e.brokers)) this.loads = e.brokers as BrokerLoad[];
+    else if (e.kind === 'balancer.band' && String(e.goal).startsWith('NetworkIn'))
+      this.band = e.band as BalancerState['band'];
+    if (text && e.kind.startsWith('balancer.')) {
+      this.decisions.push({ t: e.t, text });
+      if (this.decisions.length > 50) this.decisions.shift();
+    }
+  }
+
+  reset(): void {
+    this.loads = [];
+    this.band = undefined;
+    this.decisions = [];
+  }
+}
+
+export function drawBalancer(panel: Panel, b: BalancerState): void {
+  panel.draw(JSON.stringify([b.loads, b.band, b.decisions.length]), (el) => {
+    if (b.loads.length === 0) {
+      html(
+        'p',
+        { class: 'empty' },
+        'No balancer decision yet (runs with autobalancer.controller.enable=true).',
+        el,
+      );
+      return;
+    }
+    const max = Math.max(1, ...b.loads.map((l) => l.bytesIn), b.band?.upperBound ?? 0);
+    for (const l of b.loads) {
+      const row = html('div', { class: 'load-row', 'data-broker': String(l.brokerId) }, undefined, el);
+      html('span', { class: 'load-label' }, `broker ${l.brokerId}`, row);
+      const bar = html('span', { class: 'load-bar' }, undefined, row);
+      const outside = b.band && (l.bytesIn > b.band.upperBound || l.bytesIn < b.band.lowerBound);
+      html(
+        'span',
+        { class: `load-fill${outside ? ' outside' : ''}`, style: `width:${(100 * l.bytesIn) / max}%` },
+        '',
+        bar,
+      );
+      if (b.band)
+        html(
+          'span',
+          {
+            class: 'band',
+            style: `left:${(100 * b.band.lowerBound) / max}%;width:${(100 * (b.band.upperBound - b.band.lowerBound)) / max}%`,
+          },
+          '',
+          bar,
+        );
+      html(
+        'span',
+        { class: 'load-value' },
+        `${Math.round(l.bytesIn / 1024)} KiB/s in · ${l.partitions} p${outside ? ' · outside band' : ''}`,
+        row,
+      );
+    }
+    const list = html('ol', { class: 'decisions' }, undefined, el);
+    for (const d of b.decisions.slice(-12)) html('li', {}, `${(d.t / 1000).toFixed(1)} s  ${d.text}`, list);
+  });
+}
+
+export function drawLake(panel: Panel, s: Snapshot): void {
+  const ingest = s.workloads.filter((w) => w.kind === 'ingest');
+  panel.draw(JSON.stringify(ingest.map((w) => w.stats)), (el) => {
+    if (ingest.length === 0) {
+      html('p', { class: 'empty' }, 'No ingest workload (bend-ingest-kafka) in this simulation.', el);
+      return;
+    }
+    for (const w of ingest) {
+      html('h3', {}, `${w.name} (${w.state})`, el);
+      const table = html('table', {}, undefined, el);
+      for (const [k, v] of Object.entries(w.stats)) {
+        const tr = html('tr', {}, undefined, table);
+        html('th', {}, k, tr);
+        html('td', {}, typeof v === 'object' ? JSON.stringify(v) : String(v), tr);
+      }
+    }
+  });
+}
+
+export function drawWorkloads(
+  panel: Panel,
+  s: Snapshot,
+  act: (w: WorkloadView, action: 'start' | 'stop') => void,
+): void {
+  panel.draw(JSON.stringify(s.workloads.map((w) => [w.name, w.state, w.stats])), (el) => {
+    if (s.workloads.length === 0) html('p', { class: 'empty' }, 'No producers or consumers yet.', el);
+    for (const w of s.workloads) {
+      const row = html('div', { class: 'workload', 'data-workload': w.name }, undefined, el);
+      html('span', {}, `${w.name} (${w.kind} on ${w.topic}): ${w.state}`, row);
+      const running = w.state === 'running';
+      const b = html(
+        'button',
+        { 'data-action': running ? 'stop' : 'start' },
+        running ? 'stop' : 'start',
+        row,
+      );
+      b.addEventListener('click', () => act(w, running ? 'stop' : 'start'));
+    }
+  });
+}
