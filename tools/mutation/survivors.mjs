@@ -1,5 +1,4 @@
-// Lists the surviving and uncovered mutants of a module's report, one per line, each with its line as mutated
-// (a mutant spanning several lines shows its replacement): node tools/mutation/survivors.mjs <module>
+// Lists the surviving and uncovered mutants of a module's report: node tools/mutation/survivors.mjs <module>
 import { readFileSync } from 'node:fs';
 
 const name = process.argv[2];
@@ -8,14 +7,10 @@ for (const [path, file] of Object.entries(report.files)) {
   const lines = file.source.split('\n');
   for (const m of file.mutants) {
     if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
-    const { start, end } = m.location;
-    const line = lines[start.line - 1];
-    const mutated =
-      start.line === end.line
-        ? line.slice(0, start.column - 1) + (m.replacement ?? '') + line.slice(end.column - 1)
-        : `${line.slice(0, start.column - 1)}${m.replacement ?? ''} ...`;
+    const l = m.location.start.line;
+    const original = lines[l - 1].trim().slice(0, 90);
     console.log(
-      `${path}:${start.line}:${start.column} ${m.status} ${m.mutatorName}: ${mutated.trim().slice(0, 150)}`,
+      `${path}:${l}:${m.location.start.column} ${m.status} ${m.mutatorName}: ${JSON.stringify(m.replacement ?? '').slice(0, 60)}  | ${original}`,
     );
   }
 }

@@ -1,0 +1,213 @@
+// The runs behind the distributions in docs/fidelity.md (issue 17): the partition-expansion scenarios over 50
+// seeds, from the command typed and from the request reaching the controller to the complete new assignment,
+// and group-partition-expansion swept over topic.metadata.refresh.interval.ms. Writes every run's values to
+// docs/fidelity-runs.json and prints the tables docs/fidelity.md shows; test/docs/fidelity-doc.test.ts checks
+// that the document's numbers are those of the JSON and that the JSON's first seeds replay.
+//
+//   node --import tsx scripts/fidelity-runs.ts [--seeds 50] [--sweep-seeds 20] [--out docs/fidelity-runs.json]
+//
+// Deterministic: the same command writes the same file (the runs are virtual time; nothing depends on the
+// machine). About 5 minutes on one loaded core, most of it the ingest scenario.
+
+import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { runScenarioAsync, shippedScenarioFile } from '../src/scenario/index.ts';
+import { workflowA } from '../test/models/balancer/workflow-a.ts';
+
+export interface Series {
+  scenario: string;
+  set: string[];
+  seeds: number[];
+  /** Per metric, one value per seed (ms; null when the run had none). */
+  values: Record<string, (number | null)[]>;
+}
+
+export interface FidelityRuns {
+  expansions: Series[];
+  refreshSweep: { key: string; values: number[]; series: Series[] };
+}
+
+/** The two expansions and their metric names: from the command typed, from the request applied. */
+export const EXPANSIONS = [
+  { scenario: 'group-partition-expansion', typed: 'typedToAssignedMs', applied: 'appliedToAssignedMs' },
+  { scenario: 'bend-ingest-partition-expansion', typed: 'alterToCoveredMs', applied: 'appliedToCoveredMs' },
+] as const;
+
+export const REFRESH_KEY = 'topic.metadata.refresh.interval.ms';
+export const REFRESH_VALUES = [1000, 5000, 10_000, 30_000];
+
+export function refreshSet(ms: number): string[] {
+  return [`clients.groups.0.config["${REFRESH_KEY}"]=${ms}`];
+}
+
+/** One run's metrics. */
+export async function runOnce(
+  scenario: string,
+  seed: number,
+  set: readonly string[],
+): Promise<Record<string, number | null>> {
+  const r = await runScenarioAsync(shippedScenarioFile(scenario) ?? scenario, { seed, set });
+  // A failed expectation (e.g. the 9 s bound with a longer refresh interval) is data; a run that stopped is not.
+  if (r.error) throw new Error(`${scenario} seed ${seed} ${set.join(' ')} stopped: ${r.error}`);
+  return r.metrics as Record<string, number | null>;
+}
+
+export async function series(
+  scenario: string,
+  metrics: readonly string[],
+  seeds: number[],
+  set: string[] = [],
+): Promise<Series> {
+  const values: Record<string, (number | null)[]> = Object.fromEntries(metrics.map((m) => [m, []]));
+  for (const seed of seeds) {
+    const got = await runOnce(scenario, seed, set);
+    for (const m of metrics) values[m]!.push(got[m] ?? null);
+  }
+  return { scenario, set, seeds, values };
+}
+
+export interface Distribution {
+  n: number;
+  min: number;
+  median: number;
+  p95: number;
+  max: number;
+}
+
+/** min, median (mean of the middle two for an even count), p95 (nearest rank: the ceil(0.95 n)-th), max. */
+export function distribution(values: readonly (number | null)[]): Distribution {
+  const xs = values.filter((v): v is number => typeof v === 'number').sort((a, b) => a - b);
+  if (xs.length === 0) throw new Error('no values');
+  const mid = xs.length >> 1;
+  const median = xs.length % 2 ? xs[mid]! : (xs[mid - 1]! + xs[mid]!) / 2;
+  return {
+    n: xs.length,
+    min: xs[0]!,
+    median,
+    p95: xs[Math.ceil(0.95 * xs.length) - 1]!,
+    max: xs[xs.length - 1]!,
+  };
+}
+
+/** Seconds with two decimals, as the document prints them. */
+export const sec = (ms: number): string => (ms / 1000).toFixed(2);
+
+export function distributionRow(label: string, d: Distribution): string {
+  return `| ${label} | ${d.n} | ${sec(d.min)} | ${sec(d.median)} | ${sec(d.p95)} | ${sec(d.max)} |`;
+}
+
+/** The tables docs/fidelity.md shows, from the runs. */
+export function tables(runs: FidelityRuns): { expansions: string[]; sweep: string[] } {
+  const expansions: string[] = [];
+  for (const e of EXPANSIONS) {
+    const s = runs.expansions.find((x) => x.scenario === e.scenario)!;
+    expansions.push(distributionRow(`\`${e.scenario}\`, command typed`, distribution(s.values[e.typed]!)));
+    expansions.push(
+      distributionRow(`\`${e.scenario}\`, request applied`, distribution(s.values[e.applied]!)),
+    );
+  }
+  const sweep = runs.refreshSweep.series.map((s, i) =>
+    distributionRow(
+      `${runs.refreshSweep.values[i]} ms, request applied`,
+      distribution(s.values.appliedToAssignedMs!),
+    ),
+  );
+  return { expansions, sweep };
+}
+
+/** How a move looks to workflow A's producer: the perf tool's windows that contain a batch of moves. */
+export interface MoveShape {
+  /** Highest `max latency` of a window with a move (ms). */
+  maxLatencyMs: number;
+  /** Lowest records/sec of a window with a move. */
+  minRecordsPerSec: number;
+  /** NOT_LEADER_OR_FOLLOWER WARN pairs (the "Got error produce response" line and its metadata line). */
+  warnPairs: number;
+  /** The longest burst: first to last retry after one batch of moves (ms). */
+  longestBurstMs: number;
+}
+
+export function workflowAShape(variant: 'A1' | 'A2', seed = 1): MoveShape {
+  const w = workflowA(variant, { seed });
+  const c = w.cluster;
+  c.runUntil(() => w.report.summary !== undefined, { timeout: '300s', description: 'perf test done' });
+  const batches = c.balancer!.history.flatMap((r) => r.batches.map((b) => b.time));
+  let start = w.producerStart;
+  const moving: { maxLatencyMs: number; recordsPerSec: number }[] = [];
+  for (const win of w.report.windows) {
+    if (batches.some((b) => b > start && b <= win.time)) moving.push(win);
+    start = win.time;
+  }
+  const bursts = batches.map((b, i) => {
+    const next = batches[i + 1] ?? Number.POSITIVE_INFINITY;
+    const mine = w.retries.filter((t) => t >= b && t < next);
+    return mine.length ? mine.at(-1)! - mine[0]! : 0;
+  });
+  return {
+    maxLatencyMs: Math.max(...moving.map((m) => m.maxLatencyMs)),
+    minRecordsPerSec: Math.min(...moving.map((m) => m.recordsPerSec)),
+    warnPairs: c.output.filter(
+      (l) => l.includes('WARN [Producer') && l.includes('Got error produce response'),
+    ).length,
+    longestBurstMs: Math.max(...bursts),
+  };
+}
+
+/** Workflow A's table: the source document's figures beside the simulated ones (seed 1). */
+export function workflowATable(a1: MoveShape, a2: MoveShape): string[] {
+  return [
+    '| figure | real A1 | simulated A1 | real A2 | simulated A2 |',
+    '| --- | --- | --- | --- | --- |',
+    `| max latency of a 5 s window with a move (ms) | 41-80 | ${a1.maxLatencyMs} | 43 | ${a2.maxLatencyMs} |`,
+    `| NOT_LEADER_OR_FOLLOWER WARN pairs | 13 | ${a1.warnPairs} | 10 | ${a2.warnPairs} |`,
+    `| longest burst of WARN pairs after one batch of moves (ms) | about 40 | ${a1.longestBurstMs.toFixed(1)} | about 40 | ${a2.longestBurstMs.toFixed(1)} |`,
+    `| lowest throughput of a window with a move (records/s; the document: one window, variant not said) | 3425.1 | ${a1.minRecordsPerSec.toFixed(1)} | 3425.1 | ${a2.minRecordsPerSec.toFixed(1)} |`,
+  ];
+}
+
+async function main(): Promise<void> {
+  const arg = (name: string, fallback: string) => {
+    const i = process.argv.indexOf(name);
+    return i > 0 ? process.argv[i + 1]! : fallback;
+  };
+  const seeds = Array.from({ length: Number(arg('--seeds', '50')) }, (_, i) => i + 1);
+  const sweepSeeds = Array.from({ length: Number(arg('--sweep-seeds', '20')) }, (_, i) => i + 1);
+  const out = arg('--out', 'docs/fidelity-runs.json');
+  const expansions: Series[] = [];
+  for (const e of EXPANSIONS) expansions.push(await series(e.scenario, [e.typed, e.applied], seeds));
+  const sweep: Series[] = [];
+  for (const ms of REFRESH_VALUES)
+    sweep.push(
+      await series(
+        'group-partition-expansion',
+        ['typedToAssignedMs', 'appliedToAssignedMs'],
+        sweepSeeds,
+        refreshSet(ms),
+      ),
+    );
+  const runs: FidelityRuns = {
+    expansions,
+    refreshSweep: { key: REFRESH_KEY, values: REFRESH_VALUES, series: sweep },
+  };
+  writeFileSync(out, `${JSON.stringify(runs)}\n`);
+  spawnSync('npx', ['biome', 'format', '--write', out], { stdio: 'inherit' });
+  const t = tables(runs);
+  console.log(
+    [
+      '| run | seeds | min (s) | median (s) | p95 (s) | max (s) |',
+      '| --- | --- | --- | --- | --- | --- |',
+      ...t.expansions,
+    ].join('\n'),
+  );
+  console.log();
+  console.log(
+    [
+      `| ${REFRESH_KEY} | seeds | min (s) | median (s) | p95 (s) | max (s) |`,
+      '| --- | --- | --- | --- | --- | --- |',
+      ...t.sweep,
+    ].join('\n'),
+  );
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) void main();

@@ -1,0 +1,67 @@
+// docs/fidelity.md states simulated numbers beside the source documents' ones; this keeps them true. The tables
+// between `<!-- fidelity:NAME -->` markers must be what scripts/fidelity-runs.ts makes of docs/fidelity-runs.json
+// (every run's values), the first seeds of those runs must replay to the same values, and workflow A's figures are
+// recomputed from fresh runs.
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import {
+  EXPANSIONS,
+  type FidelityRuns,
+  REFRESH_VALUES,
+  refreshSet,
+  runOnce,
+  tables,
+  workflowAShape,
+  workflowATable,
+} from '../../scripts/fidelity-runs.ts';
+
+const doc = readFileSync(new URL('../../docs/fidelity.md', import.meta.url), 'utf8');
+const runs = JSON.parse(
+  readFileSync(new URL('../../docs/fidelity-runs.json', import.meta.url), 'utf8'),
+) as FidelityRuns;
+
+/** The table rows between the markers (header and separator left out when `body`). */
+function block(name: string, body = true): string[] {
+  const [, rest] = doc.split(`<!-- fidelity:${name} -->`);
+  expect(rest, `docs/fidelity.md has no <!-- fidelity:${name} --> block`).toBeDefined();
+  const lines = rest!.split(`<!-- /fidelity:${name} -->`)[0]!.trim().split('\n');
+  return body ? lines.slice(2) : lines;
+}
+
+describe('docs/fidelity.md', () => {
+  it('the expansion distributions are those of the runs (50 seeds each)', () => {
+    for (const s of runs.expansions) expect(s.seeds).toHaveLength(50);
+    expect(block('expansions')).toEqual(tables(runs).expansions);
+  });
+
+  it('the refresh-interval sweep is that of the runs, one row per interval', () => {
+    expect(runs.refreshSweep.values).toEqual(REFRESH_VALUES);
+    expect(block('sweep')).toEqual(tables(runs).sweep);
+  });
+
+  it("the bend-ingest guide's bar (covered within 30 s of the alter) holds in every run", () => {
+    const ingest = runs.expansions.find((s) => s.scenario === 'bend-ingest-partition-expansion')!;
+    const typed = ingest.values.alterToCoveredMs!;
+    expect(typed.every((v) => v !== null && v < 30_000)).toBe(true);
+  });
+
+  it('the runs replay: the first seeds give the recorded values', async () => {
+    for (const e of EXPANSIONS) {
+      const s = runs.expansions.find((x) => x.scenario === e.scenario)!;
+      for (const i of [0, 1]) {
+        const got = await runOnce(e.scenario, s.seeds[i]!, s.set);
+        expect([got[e.typed], got[e.applied]], `${e.scenario} seed ${s.seeds[i]}`).toEqual([
+          s.values[e.typed]![i],
+          s.values[e.applied]![i],
+        ]);
+      }
+    }
+    const first = runs.refreshSweep.series[0]!;
+    const got = await runOnce('group-partition-expansion', first.seeds[0]!, refreshSet(REFRESH_VALUES[0]!));
+    expect(got.appliedToAssignedMs).toBe(first.values.appliedToAssignedMs![0]);
+  });
+
+  it("workflow A's simulated figures are those of fresh runs", () => {
+    expect(block('workflow-a', false)).toEqual(workflowATable(workflowAShape('A1'), workflowAShape('A2')));
+  });
+});
