@@ -148,8 +148,12 @@ export class PartitionReplica {
     foldIdle(f);
     const now = this.host.now();
     const leo = this.log.logEndOffset;
+    // Kafka's Replica.updateFetchStateOrThrow: caught up now at the leader's end; caught up as of the previous fetch
+    // if it reached what the leader had then, but never earlier than already known (a new leader's followers start
+    // with the time of its election and no previous fetch, so a first fetch that is behind must not reset it to 0).
     if (fetchOffset >= leo) f.lastCaughtUpTime = now;
-    else if (fetchOffset >= f.lastFetchLeaderLeo) f.lastCaughtUpTime = f.lastFetchTime;
+    else if (fetchOffset >= f.lastFetchLeaderLeo && f.lastFetchTime > f.lastCaughtUpTime)
+      f.lastCaughtUpTime = f.lastFetchTime;
     f.leo = fetchOffset;
     f.lastFetchLeaderLeo = leo;
     f.lastFetchTime = now;

@@ -1,4 +1,5 @@
-// Lists the surviving and uncovered mutants of a module's report: node tools/mutation/survivors.mjs <module>
+// Lists the surviving and uncovered mutants of a module's report, one per line, each with its line as mutated
+// (a mutant spanning several lines shows its replacement): node tools/mutation/survivors.mjs <module>
 import { readFileSync } from 'node:fs';
 
 const name = process.argv[2];
@@ -7,10 +8,14 @@ for (const [path, file] of Object.entries(report.files)) {
   const lines = file.source.split('\n');
   for (const m of file.mutants) {
     if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue;
-    const l = m.location.start.line;
-    const original = lines[l - 1].trim().slice(0, 90);
+    const { start, end } = m.location;
+    const line = lines[start.line - 1];
+    const mutated =
+      start.line === end.line
+        ? line.slice(0, start.column - 1) + (m.replacement ?? '') + line.slice(end.column - 1)
+        : `${line.slice(0, start.column - 1)}${m.replacement ?? ''} ...`;
     console.log(
-      `${path}:${l}:${m.location.start.column} ${m.status} ${m.mutatorName}: ${JSON.stringify(m.replacement ?? '').slice(0, 60)}  | ${original}`,
+      `${path}:${start.line}:${start.column} ${m.status} ${m.mutatorName}: ${mutated.trim().slice(0, 150)}`,
     );
   }
 }

@@ -27,10 +27,13 @@ export class FakeCore implements BrokerCore {
   incarnation = 0;
   readonly events: { kind: string; [k: string]: unknown }[] = [];
   readonly sent: SentRequest[] = [];
+  /** The label of every event scheduled (they name events in the run's fingerprint and in error messages). */
+  readonly labels = new Set<string | undefined>();
 
   constructor(readonly brokerId: number) {}
 
   schedule(delay: number, fn: () => void, label?: string): Timer {
+    this.labels.add(label);
     return this.sim.schedule(delay, fn, label);
   }
   emit(kind: string, fields: Record<string, unknown> = {}): void {

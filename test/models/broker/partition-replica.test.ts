@@ -187,6 +187,20 @@ describe('PartitionReplica: followers', () => {
     expect(r.followers.get(2)!.lastCaughtUpTime).toBe(2000);
   });
 
+  it('a follower behind at its first fetch after the election keeps the election time as caught-up time', () => {
+    // Kafka's Replica.updateFetchStateOrThrow takes the later of the known caught-up time and the last fetch's.
+    const host = new Host();
+    host.time = 100_000;
+    const r = leader(host, { records: 10 });
+    host.time = 100_500;
+    r.onFollowerFetch(2, 4); // behind; no previous fetch (time 0)
+    expect(r.followers.get(2)!.lastCaughtUpTime).toBe(100_000);
+    host.time = 110_000;
+    r.onFollowerFetch(3, 10);
+    r.maybeShrinkIsr(30_000);
+    expect(host.toControllerCalls).toEqual([]);
+  });
+
   it('a fetch folds the idle session state in first', () => {
     const host = new Host();
     const r = leader(host, { records: 10 });

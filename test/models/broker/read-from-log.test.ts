@@ -70,12 +70,13 @@ describe('LogReader.readPartition: errors', () => {
     });
     const none = reader.readPartition(-1, 't', 5, 0, undefined, undefined, 100);
     expect(none.errorCode).toBe(Errors.NOT_LEADER_OR_FOLLOWER.code);
-    expect(none.currentLeader).toBeUndefined();
+    expect(none).not.toHaveProperty('currentLeader');
   });
 
   it("checks the fetcher's leader epoch (KIP-320): older is fenced, newer unknown, -1 or none not checked", () => {
     const { reader } = leader();
     const at = (epoch: number | undefined) => reader.readPartition(-1, 't', 0, 0, undefined, epoch, 1000);
+    expect(at(0).errorCode).toBe(Errors.FENCED_LEADER_EPOCH.code);
     expect(at(2)).toMatchObject({
       errorCode: Errors.FENCED_LEADER_EPOCH.code,
       highWatermark: -1,
@@ -126,6 +127,13 @@ describe('LogReader.readPartition: followers and consumers', () => {
     });
     // Epoch 1 ends at 2 in the leader's log, and the follower is at 3 in it.
     expect(reader.readPartition(2, 't', 0, 3, 1, 3, 1000).divergingEpoch).toEqual({ epoch: 1, endOffset: 2 });
+    // Its epoch 2 is unknown to the leader even at an offset the leader's epoch 1 reaches.
+    expect(reader.readPartition(2, 't', 0, 2, 2, 3, 1000).divergingEpoch).toEqual({ epoch: 1, endOffset: 2 });
+    // Epoch 0 is below every epoch of the leader's log: no common epoch at all.
+    expect(reader.readPartition(2, 't', 0, 1, 0, 3, 1000).divergingEpoch).toEqual({
+      epoch: -1,
+      endOffset: -1,
+    });
     // Exactly at the end of epoch 1: no divergence, it reads from 2.
     const atEnd = reader.readPartition(2, 't', 0, 2, 1, 3, 1000);
     expect(atEnd.divergingEpoch).toBeUndefined();
@@ -236,5 +244,51 @@ describe('LogReader.tryFetch', () => {
       false,
     )!;
     expect(div.partitions[0]!.divergingEpoch).toEqual({ epoch: 1, endOffset: 2 });
+  });
+});
+
+describe('LogReader.tryFetch: reads only what it sends', () => {
+  it('a consumer fetch that cannot answer yet reads nothing: bytes out count only what is sent', () => {
+    const { b, reader } = leader();
+    r0(b).log.highWatermark = 2; // 200 bytes readable from the log start
+    const tries: Partial<FetchPartition>[][] = [
+      [{ fetchOffset: 0 }],
+      [{ fetchOffset: 0, currentLeaderEpoch: 3 }],
+      [{ fetchOffset: 0, currentLeaderEpoch: -1 }],
+      // A caught-up partition first (nothing readable at the log end), then one with too little.
+      [{ fetchOffset: 5 }, { fetchOffset: 0 }],
+    ];
+    for (const parts of tries)
+      expect(reader.tryFetch(fetchOf(-1, parts, 300), false), JSON.stringify(parts)).toBeUndefined();
+    expect(r0(b).bytesOut).toBe(0);
+    // Once it can answer, what it sends is counted.
+    expect(reader.tryFetch(fetchOf(-1, [{ fetchOffset: 0 }], 200), false)).toBeDefined();
+    expect(r0(b).bytesOut).toBe(200);
+  });
+
+  it('a consumer fetch with fetch.min.bytes 0 answers at once, even naming no partition', () => {
+    const { reader } = leader();
+    expect(reader.tryFetch(fetchOf(-1, [], 0), false)).toEqual({ partitions: [] });
+    expect(reader.tryFetch(fetchOf(-1, [], 1), false)).toBeUndefined();
+    expect(reader.tryFetch(fetchOf(-1, [{ fetchOffset: 5 }], 0), false)!.partitions[0]!.errorCode).toBe(0);
+  });
+
+  it('broker 0 is a follower like any other: it reads past the high watermark and records its position', () => {
+    const b = managedBroker(1);
+    b.logs.set('id-t:0', logWith([[3, 3]]));
+    b.apply({ brokers: [0, 1], topics: { t: [{ replicas: [0, 1], leader: 1, leaderEpoch: 3 }] } });
+    const reader = new LogReader(b.core, b.rm);
+    const res = reader.tryFetch(
+      fetchOf(0, [{ fetchOffset: 0, lastFetchedEpoch: -1, currentLeaderEpoch: 3 }]),
+      false,
+    )!;
+    expect(res.partitions[0]!.batches.map((x) => x.baseOffset)).toEqual([0]);
+    expect(r0(b).followers.get(0)!.leo).toBe(0);
+    expect(reader.readPartition(0, 't', 0, 3, 1, 3, 1000).divergingEpoch).toEqual({
+      epoch: -1,
+      endOffset: -1,
+    });
+    reader.readPartition(0, 't', 0, 3, 3, 3, 1000);
+    expect(r0(b).log.highWatermark).toBe(3);
   });
 });

@@ -8,7 +8,14 @@ import { ReplicaFetcher } from '../../../models/broker/replica-fetcher.ts';
 import type { FetchPartitionResponse, FetchRequest, FetchResponse } from '../../../models/protocol/index.ts';
 import { Errors } from '../../../models/protocol/index.ts';
 import type { PartitionLog } from '../../../models/storage/index.ts';
-import { type ImageSpec, logWith, type ManagedBroker, managedBroker, type SentRequest } from './fakes.ts';
+import {
+  batch,
+  type ImageSpec,
+  logWith,
+  type ManagedBroker,
+  managedBroker,
+  type SentRequest,
+} from './fakes.ts';
 
 /** Broker 2 follows t-0 and t-1 from broker 1 (epoch 3) and t-2 from broker 3 (epoch 5). */
 const SPEC: ImageSpec = {
@@ -125,7 +132,24 @@ describe('ReplicaFetcher: requests and sessions', () => {
     // The leader's high watermark arrives without data: taken, capped at the log end.
     ok(third, { sessionId: 77, partitions: [part(0, { highWatermark: 9 })] });
     expect(log(f, 0).highWatermark).toBe(5);
-    expect(one(f).req.sessionEpoch).toBe(3);
+    const fourth = one(f);
+    expect(fourth.req).toMatchObject({ sessionEpoch: 3, partitions: [] });
+    // More records in the same epoch: only the fetch offset moved, and the partition is named again.
+    leaderLog.appendAsLeader(batch(2), 3, 0);
+    ok(fourth, {
+      sessionId: 77,
+      partitions: [part(0, { batches: leaderLog.read(5, 7, 1 << 20), highWatermark: 7 })],
+    });
+    expect(one(f).req.partitions).toEqual([
+      {
+        topic: 't',
+        partition: 0,
+        fetchOffset: 7,
+        lastFetchedEpoch: 3,
+        currentLeaderEpoch: 3,
+        partitionMaxBytes: 1_048_576,
+      },
+    ]);
   });
 
   it('fetches in full again when the leader keeps no session', () => {
@@ -156,8 +180,10 @@ describe('ReplicaFetcher: requests and sessions', () => {
 
   it('after a lost request, waits what is left of 100 ms and fetches in full', () => {
     const f = follower();
-    ok(one(f), { sessionId: 9, partitions: [] });
-    const lost = one(f);
+    const first = one(f);
+    f.b.core.sim.runFor(1000);
+    ok(first, { sessionId: 9, partitions: [] });
+    const lost = one(f); // sent at 1000
     f.b.core.sim.runFor(30);
     lost.answer({ ok: false, error: 'timeout' });
     expect(fetches(f, 'broker-1')).toEqual([]);
@@ -191,6 +217,45 @@ describe('ReplicaFetcher: requests and sessions', () => {
     expect(next.req.forgotten).toEqual([{ topic: 't', partition: 1 }]);
     ok(next, { sessionId: 9, partitions: [] });
     expect(one(f).req.forgotten).toBeUndefined();
+  });
+
+  it('a partition whose leader moves to another broker leaves the old leader session for the new one', () => {
+    const f = follower({
+      topics: {
+        t: [
+          { replicas: [1, 2, 3], leader: 1, leaderEpoch: 3 },
+          { replicas: [1, 2, 3], leader: 1, leaderEpoch: 3 },
+        ],
+      },
+    });
+    ok(one(f), { sessionId: 9, partitions: [] });
+    const pending = one(f);
+    f.apply({
+      topics: {
+        t: [
+          { replicas: [1, 2, 3], leader: 3, leaderEpoch: 4 },
+          { replicas: [1, 2, 3], leader: 1, leaderEpoch: 3 },
+        ],
+      },
+    });
+    ok(pending, { sessionId: 9, partitions: [] });
+    const toOne = one(f, 'broker-1');
+    expect(toOne.req.forgotten).toEqual([{ topic: 't', partition: 0 }]);
+    const toThree = one(f, 'broker-3');
+    expect(toThree.req.partitions.map((p) => [p.partition, p.currentLeaderEpoch])).toEqual([[0, 4]]);
+  });
+
+  it('a partition added and dropped between two fetches was never sent, so it is not forgotten either', () => {
+    const one0 = { replicas: [1, 2], leader: 1, leaderEpoch: 3 };
+    const f = follower({ topics: { t: [one0] } });
+    ok(one(f), { sessionId: 9, partitions: [] });
+    const pending = one(f);
+    f.apply({ topics: { t: [one0, { replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } });
+    f.apply({ topics: { t: [one0, { replicas: [1, 2], leader: 2, leaderEpoch: 4 }] } });
+    ok(pending, { sessionId: 9, partitions: [] });
+    const next = one(f);
+    expect(next.req.partitions).toEqual([]);
+    expect(next.req.forgotten).toBeUndefined();
   });
 
   it('stops fetching from a leader it no longer follows anything from, and starts afresh later', () => {
@@ -333,8 +398,10 @@ describe('ReplicaFetcher: answers', () => {
 
   it('while every partition backs off it sleeps until the first back-off ends; a new partition wakes it', () => {
     const f = follower({ topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } });
-    ok(one(f), { sessionId: 9, partitions: [part(0, { errorCode: Errors.UNKNOWN_LEADER_EPOCH.code })] });
-    f.b.core.sim.runFor(999);
+    const first = one(f);
+    f.b.core.sim.runFor(300);
+    ok(first, { sessionId: 9, partitions: [part(0, { errorCode: Errors.UNKNOWN_LEADER_EPOCH.code })] });
+    f.b.core.sim.runFor(999); // backing off until 1300
     expect(fetches(f)).toEqual([]);
     f.b.core.sim.runFor(1);
     expect(named(one(f).req)).toEqual([0]);
@@ -363,18 +430,90 @@ describe('ReplicaFetcher: answers', () => {
     f.b.core.config['follower.replication.throttled.rate'] = 1000; // bytes/s
     const first = one(f);
     expect(first.req.partitions[0]!.partitionMaxBytes).toBe(100);
+    f.b.core.sim.runFor(5000);
+    ok(first, { sessionId: 9, partitions: [] });
+    const second = one(f); // leaves at 5000
     f.b.core.sim.runFor(50);
     // 200 bytes at 1000 B/s take 200 ms, 50 of which the fetch took.
-    ok(first, {
+    ok(second, {
       sessionId: 9,
       partitions: [part(0, { batches: logWith([[3, 2]]).allBatches(), highWatermark: 2 })],
     });
     f.b.core.sim.runFor(149);
     expect(fetches(f)).toEqual([]);
     f.b.core.sim.runFor(1);
-    const second = one(f);
-    ok(second, { sessionId: 9, partitions: [] });
+    const third = one(f);
+    ok(third, { sessionId: 9, partitions: [] });
     expect(fetches(f)).toHaveLength(1); // nothing copied: no pause
+  });
+
+  it('a throttle changed during a session sends every partition again with its new byte limit', () => {
+    const f = follower();
+    ok(one(f), { sessionId: 9, partitions: [] });
+    const idle = one(f);
+    expect(idle.req.partitions).toEqual([]);
+    f.b.core.config['follower.replication.throttled.rate'] = 5000;
+    ok(idle, { sessionId: 9, partitions: [] });
+    const next = one(f);
+    expect(next.req.partitions.map((p) => [p.partition, p.partitionMaxBytes])).toEqual([
+      [0, 500],
+      [1, 500],
+    ]);
+  });
+
+  it('an epoch dropped at the log end by a truncation is sent again although the offset stayed', () => {
+    // The follower led epoch 4 without appending (its epoch cache ends with 4 at offset 2); the leader's epoch
+    // 3 ends at 2: it truncates nothing but forgets epoch 4, and must say so in its next fetch.
+    const mine = logWith([
+      [3, 1],
+      [3, 1],
+    ]);
+    mine.assignEpochStart(4);
+    const f = follower(
+      { topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 5 }] } },
+      { 'id-t:0': mine },
+    );
+    const first = one(f);
+    expect(first.req.partitions[0]).toMatchObject({ fetchOffset: 2, lastFetchedEpoch: 4 });
+    ok(first, { sessionId: 9, partitions: [part(0, { divergingEpoch: { epoch: 3, endOffset: 2 } })] });
+    expect(mine.latestEpoch).toBe(3);
+    expect(one(f).req.partitions).toEqual([
+      {
+        topic: 't',
+        partition: 0,
+        fetchOffset: 2,
+        lastFetchedEpoch: 3,
+        currentLeaderEpoch: 5,
+        partitionMaxBytes: 1_048_576,
+      },
+    ]);
+  });
+
+  it('labels its events broker.replica-fetch', () => {
+    const f = follower({ topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } });
+    f.b.core.config['follower.replication.throttled.rate'] = 1000;
+    ok(one(f), {
+      sessionId: 9,
+      partitions: [part(0, { batches: logWith([[3, 2]]).allBatches(), highWatermark: 2 })],
+    });
+    f.b.core.sim.runFor(1000);
+    ok(one(f), { errorCode: Errors.FETCH_SESSION_ID_NOT_FOUND.code, partitions: [] });
+    one(f).answer({ ok: false, error: 'timeout' });
+    f.b.core.sim.runFor(100);
+    ok(one(f), { sessionId: 9, partitions: [part(0, { errorCode: Errors.NOT_LEADER_OR_FOLLOWER.code })] });
+    f.b.core.sim.runFor(100);
+    f.apply({
+      topics: {
+        t: [
+          { replicas: [1, 2], leader: 1, leaderEpoch: 3 },
+          { replicas: [1, 2], leader: 1, leaderEpoch: 3 },
+        ],
+      },
+    });
+    const g = follower({ topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } });
+    ok(one(g), { sessionId: 9, partitions: [] });
+    expect([...f.b.core.labels, ...g.b.core.labels].filter((l) => l !== 'broker.replica-fetch')).toEqual([]);
+    expect(f.b.core.labels.size).toBe(1);
   });
 
   it('a throttle below ten bytes a second still asks for one byte per fetch', () => {

@@ -10,7 +10,8 @@ import {
 } from '../../../../models/group/assignors/index.ts';
 import { arbInput, counts, key, shuffled, subscribedPartitions, validOwned, withOwned } from './helpers.ts';
 
-const RUNS = { numRuns: 300 };
+// npm run mutation runs these once per mutant and asks for fewer runs (KAFKASIM_PROPERTY_RUNS, scripts/mutation.sh).
+const RUNS = { numRuns: Number(process.env.KAFKASIM_PROPERTY_RUNS ?? 300) };
 
 const eager: [string, Assignor][] = [
   ['range', assignors.range],
