@@ -32,6 +32,11 @@ export const commands: Record<string, Command> = {
     summary: 'run a scenario over a grid of settings and seeds in parallel; compare metrics (what-if)',
     load: async () => (await import('./sweep.ts')).sweepCommand,
   },
+  worker: {
+    summary:
+      'take the runs of sweeps submitted with `sweep --queue` from Redis and run them (an elastic pool)',
+    load: async () => (await import('./worker.ts')).workerCommand,
+  },
   serve: {
     summary: 'serve a simulated cluster over HTTP (REST v3 admin, simulation control, the web UI at /)',
     load: async () => (await import('./serve.ts')).serveCommand,

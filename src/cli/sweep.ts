@@ -23,9 +23,12 @@ import {
   type Shard,
   type SweepDocument,
   type SweepPlan,
+  type SweepProgress,
   shardFromEnvironment,
   sweepCsv,
 } from '../sweep/index.ts';
+import { parseQueueUrl, redactedUrl } from '../sweep/queue/queue-config.ts';
+import { runSweepOnQueue } from '../sweep/queue/submit.ts';
 import { type CliIO, UsageError } from './io.ts';
 import { resolveScenarioPath } from './run.ts';
 import { scenarioCommandArgs } from './scenario-command.ts';
@@ -56,6 +59,10 @@ Options:
   --report FILE          write a self-contained HTML report: each metric against the grid
   --run-timeout SECONDS  stop a run after this much wall time (default 600)
   --dry-run              check everything and print what would run (cells, runs, the shard), then exit
+  --queue redis://HOST:6379/0
+                         run on a queue instead of here: one BullMQ job per run in Redis, taken by
+                         \`kafkasim worker --queue ...\` processes on any machines; prints and writes the same
+                         table, CSV, JSON and report (needs the optional packages bullmq and ioredis)
   -h, --help             show this help
 
 Merge: every argument is a part (JSON from --json or --out) or a folder whose *.json files are parts. The
@@ -143,6 +150,7 @@ export async function sweepCommand(
       report: { type: 'string' },
       'run-timeout': { type: 'string' },
       'dry-run': { type: 'boolean' },
+      queue: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     SWEEP_USAGE,
@@ -180,9 +188,18 @@ export async function sweepCommand(
   const report = values.report !== undefined ? new OutputFile(values.report, '--report') : undefined;
   const outFile = values.out !== undefined ? new OutputFile(values.out, '--out') : undefined;
   const json = values.json ?? false;
+  const queueUrl = values.queue !== undefined ? parseQueueUrl('--queue', values.queue) : undefined;
+  if (queueUrl && parallel !== undefined)
+    throw new UsageError('--parallel is for a local sweep; with --queue, each worker has --concurrency');
+  if (queueUrl && plan.shard)
+    throw new UsageError(
+      '--shard and --queue do not go together: the queue spreads every run over its workers',
+    );
   const runs = plan.runs.length;
   const threads = Math.max(1, Math.min(parallel ?? defaultParallelism(), runs));
-  io.stderr(`Sweeping ${describePlan(plan)} on ${threads} thread${threads === 1 ? '' : 's'}\n`);
+  io.stderr(
+    `Sweeping ${describePlan(plan)} ${queueUrl ? `on the queue at ${redactedUrl(queueUrl)}` : `on ${threads} thread${threads === 1 ? '' : 's'}`}\n`,
+  );
 
   const stop = new AbortController();
   options.signal?.addEventListener('abort', () => stop.abort());
@@ -201,25 +218,39 @@ export async function sweepCommand(
     if (progressShown) io.stderr('\r\x1b[2K');
     progressShown = false;
   };
+  // A terminal gets a bar that redraws; a log (a job runner's) a line per tenth of the runs.
+  let tenths = -1;
+  const onProgress = (p: SweepProgress & { workers?: number }) => {
+    const workers = p.workers !== undefined ? `, ${p.workers} worker${p.workers === 1 ? '' : 's'}` : '';
+    const counts = `${p.cellsDone}/${p.cells} cells (${p.runsDone}/${p.runs} runs${workers})  ${formatDuration(performance.now() - started)}`;
+    if (io.isTTY) {
+      const width = 24;
+      const filled = Math.round((width * p.runsDone) / Math.max(1, p.runs));
+      io.stderr(`\r\x1b[2K${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${counts}`);
+      progressShown = true;
+    } else if (queueUrl && Math.floor((10 * p.runsDone) / Math.max(1, p.runs)) > tenths) {
+      tenths = Math.floor((10 * p.runsDone) / Math.max(1, p.runs));
+      io.stderr(`${counts}\n`);
+    }
+  };
   let doc: SweepDocument;
   try {
-    doc = await runSweep(plan, {
-      ...(parallel !== undefined ? { parallel } : {}),
-      signal: stop.signal,
-      runTimeoutMs: runTimeout * 1000,
-      ...(io.isTTY
-        ? {
-            onProgress: (p) => {
-              const width = 24;
-              const filled = Math.round((width * p.runsDone) / Math.max(1, p.runs));
-              io.stderr(
-                `\r\x1b[2K${'█'.repeat(filled)}${'░'.repeat(width - filled)} ${p.cellsDone}/${p.cells} cells (${p.runsDone}/${p.runs} runs)  ${formatDuration(performance.now() - started)}`,
-              );
-              progressShown = true;
-            },
-          }
-        : {}),
-    });
+    doc = queueUrl
+      ? await runSweepOnQueue(plan, {
+          url: queueUrl,
+          signal: stop.signal,
+          onProgress,
+          log: (line) => {
+            clearProgress();
+            io.stderr(`${line}\n`);
+          },
+        })
+      : await runSweep(plan, {
+          ...(parallel !== undefined ? { parallel } : {}),
+          signal: stop.signal,
+          runTimeoutMs: runTimeout * 1000,
+          ...(io.isTTY ? { onProgress } : {}),
+        });
   } catch (e) {
     csv?.discard();
     report?.discard();
@@ -236,6 +267,7 @@ export async function sweepCommand(
     out: outFile,
     command: `kafkasim sweep ${argv.join(' ')}`,
     threads,
+    ...(queueUrl ? { where: 'on the queue' } : {}),
   });
 }
 

@@ -3,10 +3,10 @@
 // threads or the order tasks finish in. Stopping (an AbortSignal, Ctrl-C in the CLI) cancels queued runs and
 // terminates running ones; the cells whose runs all finished are kept.
 import { availableParallelism } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { setFlagsOf } from './grid.ts';
 import type { SweepPlan } from './plan.ts';
 import type { RunTask } from './run-cell.ts';
+import { createRunPool, runInPool } from './run-pool.ts';
 import {
   type CellResult,
   finishCell,
@@ -35,12 +35,6 @@ export interface RunSweepOptions {
   livelockEvents?: number;
 }
 
-// From the build, the worker is the compiled worker.js beside this module; from the TypeScript sources (tests,
-// development), a small entry that registers tsx's loader in the worker thread first.
-const WORKER = fileURLToPath(
-  new URL(import.meta.url.endsWith('.ts') ? './worker-from-sources.js' : './worker.js', import.meta.url),
-);
-
 export function defaultParallelism(): number {
   return availableParallelism();
 }
@@ -61,14 +55,7 @@ export async function runSweep(plan: SweepPlan, options: RunSweepOptions = {}): 
   const runsOfCell = new Map<number, number>();
   for (const { cell } of plan.runs) runsOfCell.set(cell.index, (runsOfCell.get(cell.index) ?? 0) + 1);
   const threads = Math.max(1, Math.min(options.parallel ?? defaultParallelism(), tasks.length || 1));
-  // piscina is loaded on first use: importing the sweep API (or the library) does not pay for it.
-  const { Piscina } = await import('piscina');
-  const pool = new Piscina<RunTask, RunOutcome>({
-    filename: WORKER,
-    minThreads: threads,
-    maxThreads: threads,
-    idleTimeout: 1000,
-  });
+  const pool = await createRunPool(threads);
   const runs = new Map<number, { s: number; outcome: RunOutcome }[]>();
   const done: CellResult[] = [];
   const progress: SweepProgress = {
@@ -85,25 +72,8 @@ export async function runSweep(plan: SweepPlan, options: RunSweepOptions = {}): 
   try {
     await Promise.all(
       tasks.map(async ({ cell, task }, i) => {
-        let outcome: RunOutcome;
-        const timeout = AbortSignal.timeout(timeoutMs);
-        try {
-          outcome = await pool.run(task, { signal: AbortSignal.any([stop.signal, timeout]) });
-        } catch (e) {
-          if (stop.signal.aborted) return;
-          outcome = {
-            seed: task.seed,
-            passed: false,
-            error: timeout.aborted
-              ? `stopped after ${timeoutMs / 1000} s of wall time (--run-timeout)`
-              : `the worker failed: ${e instanceof Error ? e.message : String(e)}`,
-            metrics: Object.fromEntries(plan.metrics.map((m) => [m, null])),
-            virtualMs: 0,
-            events: 0,
-            traceHash: '',
-            wallMs: timeoutMs,
-          };
-        }
+        const outcome = await runInPool(pool, task, timeoutMs, stop.signal);
+        if (outcome === undefined) return;
         if (stop.signal.aborted) return;
         let slots = runs.get(cell.index);
         if (!slots) runs.set(cell.index, (slots = []));
