@@ -1,5 +1,6 @@
 // Where a command writes. Tests pass buffers; the real command passes process streams.
-import { ExitCode, KafkasimError } from '../../models/sim/index.ts';
+// From the error's own module, not the kernel's index: `kafkasim --help` and `list` load no kernel (xstate, seedrandom).
+import { ExitCode, KafkasimError } from '../../models/sim/kafkasim-error.ts';
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;

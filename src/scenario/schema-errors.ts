@@ -3,7 +3,7 @@
 // against each branch and reporting only the branch the value was evidently meant to be; "exactly one of these
 // keys" unions become one message naming the keys.
 import { createRequire } from 'node:module';
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { describeValue, didYouMean } from './errors.ts';
 import { SCENARIO_SCHEMA_ID, scenarioSchema } from './schema.ts';
 import type { DocPath } from './source.ts';
@@ -23,6 +23,10 @@ const branchValidators = new Map<string, ValidateFunction>();
 
 function ajv(): Ajv {
   if (!ajvInstance) {
+    // Loaded here, not imported: from the build a valid document never needs ajv's compiler (the precompiled
+    // validator accepts it), and loading ajv costs a run or a sweep worker about as much as a fifth of all its
+    // other modules together.
+    const { Ajv } = createRequire(import.meta.url)('ajv') as typeof import('ajv');
     ajvInstance = new Ajv({ allErrors: true, strict: true, verbose: true, allowUnionTypes: true });
     rootValidator = ajvInstance.compile({ ...scenarioSchema, $id: SCENARIO_SCHEMA_ID });
   }
