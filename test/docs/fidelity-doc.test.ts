@@ -1,6 +1,6 @@
 // docs/fidelity.md states simulated numbers beside the source documents' ones; this keeps them true. The tables
 // between `<!-- fidelity:NAME -->` markers must be what scripts/fidelity-runs.ts makes of docs/fidelity-runs.json
-// (every run's values), the first seeds of those runs must replay to the same values, and workflow A's figures are
+// (every run's values), the first seed of each of those runs must replay to the same values, and workflow A's figures are
 // recomputed from fresh runs.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -45,23 +45,21 @@ describe('docs/fidelity.md', () => {
     expect(typed.every((v) => v !== null && v < 30_000)).toBe(true);
   });
 
-  it('the runs replay: the first seeds give the recorded values', async () => {
+  it('the runs replay: the first seed gives the recorded values', async () => {
     for (const e of EXPANSIONS) {
       const s = runs.expansions.find((x) => x.scenario === e.scenario)!;
-      for (const i of [0, 1]) {
-        const got = await runOnce(e.scenario, s.seeds[i]!, s.set);
-        expect([got[e.typed], got[e.applied]], `${e.scenario} seed ${s.seeds[i]}`).toEqual([
-          s.values[e.typed]![i],
-          s.values[e.applied]![i],
-        ]);
-      }
+      const got = await runOnce(e.scenario, s.seeds[0]!, s.set);
+      expect([got[e.typed], got[e.applied]], `${e.scenario} seed ${s.seeds[0]}`).toEqual([
+        s.values[e.typed]![0],
+        s.values[e.applied]![0],
+      ]);
     }
     const first = runs.refreshSweep.series[0]!;
     const got = await runOnce('group-partition-expansion', first.seeds[0]!, refreshSet(REFRESH_VALUES[0]!));
     expect(got.appliedToAssignedMs).toBe(first.values.appliedToAssignedMs![0]);
-  });
+  }, 600_000);
 
   it("workflow A's simulated figures are those of fresh runs", () => {
     expect(block('workflow-a', false)).toEqual(workflowATable(workflowAShape('A1'), workflowAShape('A2')));
-  });
+  }, 600_000);
 });
