@@ -18,6 +18,7 @@ import type { StorageMode } from '../../models/storage/index.ts';
 import { Cluster, type ClusterOptions } from '../cluster/index.ts';
 import { clusterOptionsOf, type LoadedScenario, loadScenarioText } from '../scenario/index.ts';
 import { ApiError, badRequest, conflict, KAFKA_RETRIABLE_ERROR } from './errors.ts';
+import { LessonRun } from './lesson.ts';
 import {
   ConsumerRun,
   ProducerPerfRun,
@@ -41,6 +42,8 @@ export interface WorldOptions {
   serverProperties?: Record<string, string>;
   /** A scenario's YAML text: its cluster, topics, clients and faults (the timeline is `kafkasim run`'s). */
   scenario?: { text: string; name: string; baseDir?: string };
+  /** Serve the scenario as a guided lesson: its own clients, its timeline step by step (lesson.ts). */
+  lesson?: boolean;
   traceBufferSize?: number;
 }
 
@@ -114,6 +117,8 @@ export const QUICKSTART_SERVER_PROPERTIES: Readonly<Record<string, string>> = Ob
 export class World {
   readonly workloads: WorkloadRegistry;
   readonly clusterId: string;
+  /** The scenario's timeline as a lesson, when served as one. */
+  lesson: LessonRun | undefined;
   private lakeHttp: LakeHttpApi | undefined;
 
   constructor(
@@ -249,6 +254,10 @@ function worldFromScenario(loaded: LoadedScenario, options: WorldOptions, host: 
   }
   awaitMetadata(cluster);
   const world = new World(cluster, loaded);
+  if (options.lesson) {
+    world.lesson = new LessonRun(cluster, loaded);
+    return world;
+  }
   const autoStart: string[] = [];
   const clients = spec.clients ?? {};
   const add = (w: Workload, auto: boolean | undefined) => {
@@ -426,19 +435,24 @@ export class SimHost {
    * Runs every event due at or before `t`, then sets the clock to exactly `t`. Slicing a run this way changes
    * nothing: advancing to a then to b runs the same events as advancing to b. The clock is set directly (not
    * through runFor's `now + (t - now)`) so that floating-point rounding can never make a replay differ.
+   * With `stop`, checked before the first event and after each, it ends as soon as `stop()` holds, the clock
+   * where that event left it, and returns true.
    */
-  advanceTo(t: number): void {
+  advanceTo(t: number, stop?: () => boolean): boolean {
     const sim = this.sim;
-    if (!(t > sim.now)) return;
-    this.guard(() => {
+    if (!(t > sim.now)) return false;
+    return this.guard(() => {
+      let stopped = false;
       sim.runUntil(
         () => {
+          if (stop?.()) return (stopped = true);
           const next = sim.nextEventTime;
           return next === undefined || next > t;
         },
         { description: `the clock reaching ${t}ms` },
       );
-      sim.advanceClockTo(t);
+      if (!stopped) sim.advanceClockTo(t);
+      return stopped;
     });
   }
 

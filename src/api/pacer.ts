@@ -18,6 +18,8 @@ export interface PacerStatus {
   speed: Speed;
   paused: boolean;
   manual: boolean;
+  /** Paused by the breakpoint (a lesson's next step is due), not by a request. */
+  at_breakpoint: boolean;
   /** The simulation could not keep up with the wall clock at this speed (pacing restarted from where it was). */
   lagging: boolean;
 }
@@ -32,6 +34,17 @@ const TICK_INTERVAL_MS = 10;
 const MAX_BACKLOG_WALL_MS = 1000;
 
 export const MAX_SPEED = 10_000;
+
+/**
+ * Where pacing stops by itself (a lesson's next step, src/api/lesson.ts): never past `at()` (virtual ms), and as
+ * soon as `ready()` holds (checked after every event when `at()` is null). Pacing pauses there, so the step is
+ * asked for, and logged, exactly at that moment.
+ */
+export interface Breakpoint {
+  /** The moment to stop at; null for "when ready() holds"; undefined for no breakpoint. */
+  at(): number | null | undefined;
+  ready(): boolean;
+}
 
 /**
  * A speed as a request or a flag gives it: `max`, a JSON number, or a positive decimal in plain notation (`10`,
@@ -52,6 +65,9 @@ export class Pacer implements ClockDriver {
   paused: boolean;
   readonly manual: boolean;
   lagging = false;
+  breakpoint: Breakpoint | undefined;
+  /** Paused because the breakpoint was reached. */
+  atBreakpoint = false;
   private anchorWall = 0;
   private anchorVirtual = 0;
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
@@ -70,7 +86,13 @@ export class Pacer implements ClockDriver {
   }
 
   status(): PacerStatus {
-    return { speed: this.speed, paused: this.paused, manual: this.manual, lagging: this.lagging };
+    return {
+      speed: this.speed,
+      paused: this.paused,
+      manual: this.manual,
+      at_breakpoint: this.atBreakpoint,
+      lagging: this.lagging,
+    };
   }
 
   /** Starts ticking (nothing happens in manual mode). */
@@ -81,6 +103,7 @@ export class Pacer implements ClockDriver {
 
   pause(): void {
     this.paused = true;
+    this.atBreakpoint = false;
     this.cancel();
   }
 
@@ -88,6 +111,7 @@ export class Pacer implements ClockDriver {
     if (this.host.halted !== undefined) return;
     this.host.beforeChange?.();
     this.paused = false;
+    this.atBreakpoint = false;
     this.reanchor();
     this.schedule();
   }
@@ -119,6 +143,11 @@ export class Pacer implements ClockDriver {
     if (this.manual || this.paused || this.closed || this.host.halted !== undefined || this.speed === 'max')
       return;
     this.run(TICK_BUDGET_MS);
+  }
+
+  private stopAtBreakpoint(): void {
+    this.pause();
+    this.atBreakpoint = true;
   }
 
   private running(): boolean {
@@ -157,10 +186,17 @@ export class Pacer implements ClockDriver {
       this.speed === 'max'
         ? Number.POSITIVE_INFINITY
         : this.anchorVirtual + (this.wallNow() - this.anchorWall) * this.speed;
+    const bp = this.breakpoint;
+    const stopAt = bp?.at();
+    const stop = stopAt === null ? () => bp!.ready() : undefined;
     try {
-      while (this.host.sim.now < target && this.wallNow() < deadline && this.host.halted === undefined) {
-        this.host.advanceTo(Math.min(target, this.host.sim.now + SLICE_MS));
+      if (stopAt !== undefined && bp!.ready()) return this.stopAtBreakpoint();
+      const end = typeof stopAt === 'number' ? Math.min(target, stopAt) : target;
+      while (this.host.sim.now < end && this.wallNow() < deadline && this.host.halted === undefined) {
+        if (this.host.advanceTo(Math.min(end, this.host.sim.now + SLICE_MS), stop))
+          return this.stopAtBreakpoint();
       }
+      if (typeof stopAt === 'number' && this.host.sim.now >= stopAt) return this.stopAtBreakpoint();
     } catch {
       // The host recorded why the simulation halted; pacing stops with it.
       this.cancel();

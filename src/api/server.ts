@@ -25,6 +25,7 @@ import { generatedLakeCredentials, type LakeCredentials, servedLakeOptions } fro
 import { registerBranchRoutes } from './sim/branches.ts';
 import { registerClockRoutes } from './sim/clock.ts';
 import { registerFaultRoutes } from './sim/faults.ts';
+import { registerLessonRoutes } from './sim/lesson.ts';
 import { registerRequestFaultRoutes } from './sim/request-faults.ts';
 import { registerSnapshotRoute } from './sim/snapshot.ts';
 import { registerStateRoutes } from './sim/state.ts';
@@ -185,6 +186,7 @@ export async function createApiServer(options: ApiServerOptions): Promise<Fastif
   registerFaultRoutes(app, ctx);
   registerRequestFaultRoutes(app, ctx);
   registerWorkloadRoutes(app, ctx);
+  registerLessonRoutes(app, ctx);
   registerTraceRoutes(app, ctx, options.sseLimits);
   registerStateRoutes(app, ctx);
   const branches = registerBranchRoutes(app, ctx, async (world) => {

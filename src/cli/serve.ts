@@ -194,6 +194,8 @@ export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boole
       throw new UsageError(`cannot read the scenario file '${scenarioArg}': ${e.message}`);
     }
     world.scenario = { text, name: basename(file), baseDir: dirname(resolve(file)) };
+    // `kafkasim ui scenario`: its timeline is a lesson, stepped from the page (serve runs it as a world).
+    if (mode.ui) world.lesson = true;
     // Without --seed the scenario's own seed applies.
     if (seedText === undefined) delete (world as { seed?: unknown }).seed;
   } else {

@@ -1,6 +1,6 @@
 // Helpers for the web UI's browser tests: a served simulation with the UI built, and Debian's Chromium through
 // playwright-core with the same flags as the report tests.
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -97,5 +97,15 @@ export async function until(page: Page, what: string, check: () => Promise<boole
     if (await check()) return;
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await page.waitForTimeout(100);
+  }
+}
+
+/** A full-page screenshot into test-artifacts/; with KAFKASIM_SCREENSHOTS=1 also into docs/img/ (the README's). */
+export async function shot(page: Page, name: string) {
+  const file = join(ARTIFACTS, `ui-${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  if (process.env.KAFKASIM_SCREENSHOTS === '1') {
+    mkdirSync(DOC_IMAGES, { recursive: true });
+    copyFileSync(file, join(DOC_IMAGES, `ui-${name}.png`));
   }
 }

@@ -2,21 +2,10 @@
 // partitions' leaders and the event log explains it; scrubbing the timeline back to 10 s shows exactly the
 // snapshot taken at 10 s; a fork with a changed setting diverges from its parent side by side; the page logs no
 // error. Skipped only when Chromium is absent (CI installs it).
-import { copyFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/api/server.ts';
-import {
-  ARTIFACTS,
-  DOC_IMAGES,
-  haveChromium,
-  json,
-  launch,
-  openUi,
-  serve,
-  until,
-} from './browser-helpers.ts';
+import { haveChromium, json, launch, openUi, serve, shot, until } from './browser-helpers.ts';
 
 if (!haveChromium)
   console.warn('SKIPPED the web UI browser tests: /usr/bin/chromium is not installed (CI installs it).');
@@ -51,15 +40,6 @@ function leadersOf(s: Snap): Record<string, number> {
   for (const [name, t] of Object.entries(s.metadata.topics))
     for (const p of t.partitions) out[`${name}-${p.partition}`] = p.leader;
   return out;
-}
-
-async function shot(page: Page, name: string) {
-  const file = join(ARTIFACTS, `ui-${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  if (process.env.KAFKASIM_SCREENSHOTS === '1') {
-    mkdirSync(DOC_IMAGES, { recursive: true });
-    copyFileSync(file, join(DOC_IMAGES, `ui-${name}.png`));
-  }
 }
 
 describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {

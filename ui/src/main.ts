@@ -290,29 +290,34 @@ class App {
     el.hidden = lesson === null;
     if (!lesson) return;
     const step = lesson.steps[lesson.next];
+    const last = lesson.steps[lesson.next - 1];
     byId('lesson-title').textContent = `Lesson: ${lesson.scenario}`;
+    el.dataset.next = String(lesson.next);
     byId('lesson-progress').textContent = step
-      ? `Step ${lesson.next + 1} of ${lesson.steps.length}${step.wait ? ` — waiting for ${step.wait}${lesson.holds ? ' (reached)' : ''}` : ''}`
-      : `All ${lesson.steps.length} steps done.`;
+      ? `Step ${lesson.next + 1} of ${lesson.steps.length}${step.wait ? ` waits for ${step.wait}${lesson.holds ? ' (reached)' : ''}` : step.due_ms !== null ? ` at ${(step.due_ms / 1000).toFixed(1)} s` : ''}`
+      : `All ${lesson.steps.length} steps done: the sandbox is yours.`;
     if (this.lessonShown !== lesson.next) {
       this.lessonShown = lesson.next;
-      byId('lesson-note').textContent =
-        step?.note ?? (step ? step.action : 'The lesson is over: explore freely.');
-      byId('lesson-hint').textContent = hintFor(lesson.scenario, lesson.next);
-      byId('lesson-output').textContent = lesson.output.slice(-30).join('\n');
+      byId('lesson-done').textContent = last
+        ? `Just ran step ${lesson.next}: ${last.note ?? last.action}${last.status === 'failed' ? ' (it failed: see the output)' : ''}`
+        : lesson.description;
+      byId('lesson-note').textContent = step
+        ? `Next: ${step.note ?? (step.wait ? `wait until ${step.wait}` : step.action)}`
+        : 'The lesson is over: break things, rewind, fork.';
+      byId('lesson-hint').textContent = hintFor(lesson.scenario, Math.max(0, lesson.next - 1));
     }
-    // Playing a lesson: the next step runs when its time comes or its condition holds; then pause (if chosen).
-    if (!step || this.lessonPosting || this.snapshot?.clock.paused !== false) return;
-    const due = step.due_ms !== null && (this.snapshot?.clock.now_ms ?? 0) >= step.due_ms;
-    const ready = step.wait !== null ? lesson.holds === true : step.due_ms === null || due;
-    if (ready) void this.lessonStep(lesson.next);
+    byId('lesson-output').textContent = lesson.output.slice(-30).join('\n');
+    // Pacing stopped by itself where the next step is due (the server's breakpoint): run the step there, then
+    // play on unless the teacher wants a pause at each step.
+    if (step && !this.lessonPosting && this.snapshot?.clock.at_breakpoint === true)
+      void this.lessonStep(lesson.next, !this.pauseAtSteps);
   }
 
-  async lessonStep(index: number): Promise<void> {
+  async lessonStep(index: number, playOn: boolean): Promise<void> {
     this.lessonPosting = true;
     try {
-      await this.act(`lesson step ${index + 1}`, () => post('/sim/lesson/step', { index }));
-      if (this.pauseAtSteps) await post('/sim/pause');
+      const ok = await this.act(`lesson step ${index + 1}`, () => post('/sim/lesson/step', { index }));
+      if (ok && playOn) await post('/sim/resume');
     } finally {
       this.lessonPosting = false;
       void this.poll();
@@ -469,7 +474,7 @@ class App {
     });
     click('lesson-next', () => {
       const l = this.snapshot?.lesson;
-      if (l && l.next < l.steps.length) return this.lessonStep(l.next);
+      if (l && l.next < l.steps.length) return this.lessonStep(l.next, false);
     });
     for (const id of ['log-filter', 'log-kind'])
       byId(id).addEventListener('input', () => {

@@ -66,7 +66,14 @@ export interface Snapshot {
   seed: string;
   storage: string;
   scenario: string | null;
-  clock: { now_ms: number; now: string; speed?: number | 'max'; paused?: boolean };
+  clock: {
+    now_ms: number;
+    now: string;
+    speed?: number | 'max';
+    paused?: boolean;
+    /** Paused by itself: the lesson's next step is due. */
+    at_breakpoint?: boolean;
+  };
   events: number;
   trace: { hash: string; events: number };
   halted: string | null;
@@ -92,10 +99,18 @@ export interface LessonStep {
   note: string | null;
   wait: string | null;
   due_ms: number | null;
+  status: string;
+}
+
+export interface LessonClient {
+  name: string;
+  started: boolean;
+  stats: Record<string, number>;
 }
 
 export interface LessonState {
   scenario: string;
+  clients: LessonClient[];
   description: string;
   steps: LessonStep[];
   next: number;

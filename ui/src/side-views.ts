@@ -1,7 +1,7 @@
 // The smaller panels: consumer groups, the auto-balancer (each broker's load against the band, and its
 // decisions with their reasons), the Lake (rows and ingest errors per ingest workload), and the workloads
 // (producers and consumers) with start/stop buttons.
-import type { Snapshot, TraceEvent, WorkloadView } from './model.ts';
+import type { LessonClient, Snapshot, TraceEvent, WorkloadView } from './model.ts';
 import { html } from './svg.ts';
 
 /** Redraws a panel only when what it shows changed (a string key of its data). */
@@ -120,10 +120,35 @@ export function drawBalancer(panel: Panel, b: BalancerState): void {
   });
 }
 
+/** A lesson's own clients (the scenario's producers, consumers, groups, ingest services): started by its steps. */
+function drawLessonClients(el: HTMLElement, clients: LessonClient[]): void {
+  for (const c of clients) {
+    const stats = Object.entries(c.stats)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(' · ');
+    html(
+      'div',
+      { class: 'workload', 'data-workload': c.name },
+      `${c.name} (the lesson's): ${c.started ? `running · ${stats}` : 'not started yet'}`,
+      el,
+    );
+  }
+}
+
 export function drawLake(panel: Panel, s: Snapshot): void {
   const ingest = s.workloads.filter((w) => w.kind === 'ingest');
-  panel.draw(JSON.stringify(ingest.map((w) => w.stats)), (el) => {
-    if (ingest.length === 0) {
+  const lessonIngest = (s.lesson?.clients ?? []).filter((c) => 'rowsTotal' in c.stats);
+  panel.draw(JSON.stringify([ingest.map((w) => w.stats), lessonIngest]), (el) => {
+    for (const c of lessonIngest) {
+      html('h3', {}, `${c.name} (bend-ingest-kafka)`, el);
+      const table = html('table', { class: 'lake', 'data-ingest': c.name }, undefined, el);
+      for (const [k, v] of Object.entries(c.stats)) {
+        const tr = html('tr', {}, undefined, table);
+        html('th', {}, k, tr);
+        html('td', {}, String(v), tr);
+      }
+    }
+    if (ingest.length === 0 && lessonIngest.length === 0) {
       html('p', { class: 'empty' }, 'No ingest workload (bend-ingest-kafka) in this simulation.', el);
       return;
     }
@@ -144,8 +169,11 @@ export function drawWorkloads(
   s: Snapshot,
   act: (w: WorkloadView, action: 'start' | 'stop') => void,
 ): void {
-  panel.draw(JSON.stringify(s.workloads.map((w) => [w.name, w.state, w.stats])), (el) => {
-    if (s.workloads.length === 0) html('p', { class: 'empty' }, 'No producers or consumers yet.', el);
+  const lesson = s.lesson?.clients ?? [];
+  panel.draw(JSON.stringify([s.workloads.map((w) => [w.name, w.state, w.stats]), lesson]), (el) => {
+    drawLessonClients(el, lesson);
+    if (s.workloads.length === 0 && lesson.length === 0)
+      html('p', { class: 'empty' }, 'No producers or consumers yet.', el);
     for (const w of s.workloads) {
       const row = html('div', { class: 'workload', 'data-workload': w.name }, undefined, el);
       html('span', {}, `${w.name} (${w.kind} on ${w.topic}): ${w.state}`, row);

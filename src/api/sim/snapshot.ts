@@ -93,6 +93,7 @@ export function simSnapshot(host: SimHost, pacing: PacerStatus | undefined) {
     network: { ...sim.network.stats, links: sim.network.linkCounts() },
     faults: faultsOf(world),
     requests: host.log.length,
+    lesson: world.lesson?.view() ?? null,
   };
 }
 
