@@ -17,12 +17,14 @@ interface Snap {
   trace: { hash: string };
   brokers: { broker_id: number; status: string; fenced: boolean }[];
   metadata: {
+    brokers: Record<string, { fenced: boolean }>;
     topics: Record<string, { partitions: { partition: number; leader: number; isr: number[] }[] }>;
   };
 }
 
 interface View {
   now_ms: number;
+  controllers: Record<string, string>;
   hash: string;
   events: number;
   leaders: Record<string, number>;
@@ -103,6 +105,96 @@ describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {
     await page.close();
   }, 120_000);
 
+  it('break it by clicking: slow, isolate, cut the network, heal, crash and restart the controller', async () => {
+    const own = await sandbox();
+    const { page, errors } = await openUi(browser.context, `${own.url}/`);
+    const faults = async () =>
+      (
+        await json<{
+          faults: { slow: Record<string, number>; isolated: string[]; partition: string[][] | null };
+        }>(own.url, '/sim/snapshot')
+      ).faults;
+    const brokerWord = async (id: number) => (await view(page)).brokers[`broker-${id}`];
+    const nodeAction = async (node: string, action: string) => {
+      await page.click(`#cluster-svg .node[data-node="${node}"]`);
+      await page.click(`#node-actions button[data-action="${action}"]`);
+    };
+
+    // Slow broker 2 by 300 ms: the view says so, the network has the latency; then take it off.
+    await page.fill('#slow-ms', '300');
+    await nodeAction('broker-2', 'slow');
+    await until(page, 'broker 2 shown slow', async () => (await brokerWord(2)) === 'slow +300ms');
+    expect((await faults()).slow).toEqual({ 'broker-2': 300 });
+    await nodeAction('broker-2', 'unslow');
+    await until(page, 'broker 2 no longer slow', async () => (await brokerWord(2)) === 'up');
+    expect((await faults()).slow).toEqual({});
+
+    // Isolate broker 3 and play: it is shown isolated, its links cut, then the controller fences it.
+    await nodeAction('broker-3', 'isolate');
+    await until(page, 'broker 3 shown isolated', async () => (await brokerWord(3)) === 'up · isolated');
+    expect((await faults()).isolated).toEqual(['broker-3']);
+    expect(await page.locator('#cluster-svg path.link.cut').count()).toBeGreaterThan(0);
+    expect(await page.textContent('#cut-caption')).toBe('isolated: broker-3');
+    await page.selectOption('#speed', '10');
+    await page.click('#play');
+    await until(page, 'broker 3 fenced', async () => (await brokerWord(3)) === 'fenced · isolated');
+    await page.click('#play'); // pause
+    await shot(page, 'isolated');
+
+    // Cut the network in two: each node says its side, the caption names them; heal all.
+    await page.fill('#cut-groups', '0,1|2,3');
+    await page.click('#cut');
+    await until(page, 'the sides shown', async () => (await brokerWord(0)) === 'up · side A');
+    expect((await faults()).partition).toEqual([
+      ['broker-0', 'broker-1'],
+      ['broker-2', 'broker-3'],
+    ]);
+    expect(await brokerWord(2)).toMatch(/ · side B$/);
+    expect(await page.textContent('#cut-caption')).toBe(
+      'network cut: A {broker-0, broker-1} | B {broker-2, broker-3} | C {the rest} · isolated: broker-3',
+    );
+    await page.click('#heal-all');
+    await until(page, 'the cut healed', async () => (await page.textContent('#cut-caption')) === '');
+    expect(await faults()).toMatchObject({ partition: null, isolated: [] });
+    expect(await page.locator('#cluster-svg path.link.cut').count()).toBe(0);
+
+    // A bad cut is refused with the server's words, nothing applied.
+    await page.fill('#cut-groups', '0,9');
+    await page.click('#cut');
+    await until(page, 'the refusal shown', async () =>
+      /cut the network: no broker 9/.test((await page.textContent('#status')) ?? ''),
+    );
+    expect((await faults()).partition).toBeNull();
+
+    // The controller: crash it, then restart it.
+    const controller = Object.keys((await view(page)).controllers)[0]!;
+    await nodeAction(controller, 'crash');
+    await until(page, 'the controller shown crashed', async () =>
+      (await view(page)).controllers[controller]!.startsWith('crashed'),
+    );
+    await nodeAction(controller, 'restart');
+    await until(page, 'the controller back', async () =>
+      /^leader \(active\)/.test((await view(page)).controllers[controller]!),
+    );
+    // Every click was an ordinary logged request.
+    const log = await json<{ entries: { url: string }[] }>(own.url, '/sim/requests');
+    expect(log.entries.map((e) => e.url).filter((u) => u.startsWith('/sim/faults/'))).toEqual([
+      '/sim/faults/slow-broker',
+      '/sim/faults/slow-broker',
+      '/sim/faults/isolate',
+      '/sim/faults/partition',
+      '/sim/faults/heal',
+      '/sim/faults/crash-controller',
+      '/sim/faults/restart-controller',
+    ]);
+    // The one console line is Chromium's for the refused cut (a 400 it logs for any failed fetch).
+    expect(errors).toEqual([
+      'Failed to load resource: the server responded with a status of 400 (Bad Request)',
+    ]);
+    await page.close();
+    await own.close();
+  }, 180_000);
+
   it('scrub back to 10 s: the view equals the snapshot taken at 10 s; fork, change a setting, branches diverge', async () => {
     const own = await sandbox();
     const base = own.url;
@@ -129,7 +221,11 @@ describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {
     expect(v.leaders).toEqual(leadersOf(at10));
     for (const b of at10.brokers)
       expect(v.brokers[`broker-${b.broker_id}`]).toBe(
-        b.status === 'up' ? (b.fenced ? 'fenced' : 'up') : b.status,
+        b.status === 'up'
+          ? b.fenced || at10.metadata.brokers[b.broker_id]?.fenced
+            ? 'fenced'
+            : 'up'
+          : b.status,
       );
     expect(await page.textContent('#viewing')).toMatch(/Viewing the past at 10\.0 s/);
     await shot(page, 'scrubbed');

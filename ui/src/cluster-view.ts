@@ -32,6 +32,8 @@ export class ClusterView {
   private flowStart = 0;
   private flowPeriod = 250;
   private readonly dots: SVGCircleElement[] = [];
+  /** Says which sides a network cut made (empty when there is none). */
+  private readonly caption: SVGTextElement;
   selected: string | undefined;
   onSelect: (node: string) => void = () => {};
   onDropPartition: (broker: number, key: string) => void = () => {};
@@ -47,6 +49,7 @@ export class ClusterView {
     this.linksLayer = svg('g', {}, this.root);
     this.dotsLayer = svg('g', {}, this.root);
     this.nodesLayer = svg('g', {}, this.root);
+    this.caption = svg('text', { x: 6, y: H - 6, class: 'cut-caption', id: 'cut-caption' }, this.root);
   }
 
   private layout(s: Snapshot): Map<string, NodeBox> {
@@ -92,12 +95,25 @@ export class ClusterView {
     this.flowStart = wallNow;
     this.flows = flows;
     this.linksLayer.replaceChildren();
+    const side = sidesOf(s);
+    const isolated = new Set(s.faults.isolated ?? []);
     for (const pair of linkPairs) {
-      const [a, b] = pair.split('|');
-      const p = boxes.get(a!)!;
-      const q = boxes.get(b!)!;
-      svg('line', { x1: p.x, y1: p.y, x2: q.x, y2: q.y, class: 'link' }, this.linksLayer);
+      const [a, b] = pair.split('|') as [string, string];
+      const p = boxes.get(a)!;
+      const q = boxes.get(b)!;
+      const cut = side(a) !== side(b) || isolated.has(a) || isolated.has(b);
+      const c = controlPoint(p, q);
+      svg(
+        'path',
+        {
+          d: `M${p.x},${p.y} Q${c.x},${c.y} ${q.x},${q.y}`,
+          class: cut ? 'link cut' : 'link',
+          'data-link': pair,
+        },
+        this.linksLayer,
+      );
     }
+    this.caption.textContent = cutCaption(s);
   }
 
   /** Moves the traffic dots (called every animation frame). */
@@ -111,8 +127,13 @@ export class ClusterView {
         dot.setAttribute('r', '0');
         return;
       }
-      dot.setAttribute('cx', String(flow.from.x + (flow.to.x - flow.from.x) * f));
-      dot.setAttribute('cy', String(flow.from.y + (flow.to.y - flow.from.y) * f));
+      // Along the link's curve (a quadratic Bézier through its control point).
+      const a = flow.from;
+      const b = flow.to;
+      const c = controlPoint(a, b);
+      const u = 1 - f;
+      dot.setAttribute('cx', String(u * u * a.x + 2 * u * f * c.x + f * f * b.x));
+      dot.setAttribute('cy', String(u * u * a.y + 2 * u * f * c.y + f * f * b.y));
       dot.setAttribute('r', String(Math.min(9, 2 + Math.log2(flow.count))));
     });
   }
@@ -122,6 +143,8 @@ export class ClusterView {
     layer.replaceChildren();
     const slow = s.faults.slow ?? {};
     const isolated = new Set(s.faults.isolated ?? []);
+    const side = sidesOf(s);
+    const cutNote = (id: string) => (s.faults.partition ? ` · side ${side(id)}` : '');
     for (const c of s.controllers) {
       const b = boxes.get(c.node)!;
       const state = c.status !== 'up' ? 'down' : c.active ? 'up' : 'idle';
@@ -130,7 +153,7 @@ export class ClusterView {
         layer,
         b,
         c.node.replace('controller-', 'controller '),
-        [label, `epoch ${c.epoch} · HW ${c.high_watermark ?? '-'}`],
+        [`${label}${cutNote(c.node)}`, `epoch ${c.epoch} · HW ${c.high_watermark ?? '-'}`],
         STATE_COLOURS[state],
         'controller',
         isolated.has(c.node),
@@ -140,14 +163,16 @@ export class ClusterView {
       const id = `broker-${br.broker_id}`;
       const b = boxes.get(id)!;
       const up = br.status === 'up';
-      const state = !up ? 'down' : br.fenced ? 'fenced' : slow[id] ? 'slow' : 'up';
-      const word = !up ? br.status : br.fenced ? 'fenced' : slow[id] ? `slow +${slow[id]}ms` : 'up';
+      // Fenced as the controller has it (an isolated broker does not know it was fenced).
+      const fenced = br.fenced || s.metadata.brokers[br.broker_id]?.fenced === true;
+      const state = !up ? 'down' : fenced ? 'fenced' : slow[id] ? 'slow' : 'up';
+      const word = !up ? br.status : fenced ? 'fenced' : slow[id] ? `slow +${slow[id]}ms` : 'up';
       const leaders = countLeaders(s, br.broker_id);
       const g = this.node(
         layer,
         b,
         `broker ${br.broker_id}`,
-        [word, `${leaders} leaders · ${br.replicas} replicas`],
+        [`${word}${cutNote(id)}`, `${leaders} leaders · ${br.replicas} replicas`],
         STATE_COLOURS[state],
         'broker',
         isolated.has(id),
@@ -163,7 +188,7 @@ export class ClusterView {
     });
     for (const [id, b] of boxes) {
       if (id.startsWith('broker-') || id.startsWith('controller-')) continue;
-      this.node(layer, b, id, ['client'], STATE_COLOURS.idle, 'client', isolated.has(id), 22);
+      this.node(layer, b, id, [`client${cutNote(id)}`], STATE_COLOURS.idle, 'client', isolated.has(id), 22);
     }
   }
 
@@ -210,6 +235,44 @@ export class ClusterView {
     g.addEventListener('click', () => this.onSelect(b.id));
     return g;
   }
+}
+
+/**
+ * A link's control point: links between nodes of one row bend (above the row, further for longer links) so they
+ * do not run through the nodes between (the top row bends down, the others up); other links are straight. Symmetric in its ends, so both directions of
+ * a link share one curve.
+ */
+function controlPoint(p: { x: number; y: number }, q: { x: number; y: number }): { x: number; y: number } {
+  const mx = (p.x + q.x) / 2;
+  const my = (p.y + q.y) / 2;
+  if (Math.abs(p.y - q.y) > 1) return { x: mx, y: my };
+  const bend = 30 + Math.abs(p.x - q.x) * 0.1;
+  return { x: mx, y: my < H / 3 ? my + bend : my - bend };
+}
+
+/** The side of a network cut each node is on (A, B, ...; the nodes no group lists are the last side). */
+function sidesOf(s: Snapshot): (node: string) => string {
+  const groups = s.faults.partition;
+  if (!groups) return () => '';
+  const letter = (i: number) => String.fromCharCode(65 + (i % 26));
+  const of = new Map<string, string>();
+  groups.forEach((g, i) => {
+    for (const n of g) of.set(n, letter(i));
+  });
+  return (node) => of.get(node) ?? letter(groups.length);
+}
+
+function cutCaption(s: Snapshot): string {
+  const parts: string[] = [];
+  const groups = s.faults.partition;
+  if (groups) {
+    const letter = (i: number) => String.fromCharCode(65 + (i % 26));
+    parts.push(
+      `network cut: ${groups.map((g, i) => `${letter(i)} {${g.join(', ')}}`).join(' | ')} | ${letter(groups.length)} {the rest}`,
+    );
+  }
+  if ((s.faults.isolated ?? []).length > 0) parts.push(`isolated: ${s.faults.isolated.join(', ')}`);
+  return parts.join(' · ');
 }
 
 function countLeaders(s: Snapshot, broker: number): number {

@@ -83,8 +83,12 @@ class App {
     const brokers: Record<string, string> = {};
     for (const g of document.querySelectorAll<SVGGElement>('.node.broker'))
       brokers[g.dataset.node!] = g.querySelectorAll('text')[1]?.textContent ?? '';
+    const controllers: Record<string, string> = {};
+    for (const g of document.querySelectorAll<SVGGElement>('.node.controller'))
+      controllers[g.dataset.node!] = g.querySelectorAll('text')[1]?.textContent ?? '';
     return {
       now_ms: Number(clock.dataset.nowMs),
+      controllers,
       hash: clock.dataset.hash,
       events: Number(clock.dataset.events),
       leaders: this.partitions.leaders(),
@@ -330,8 +334,18 @@ class App {
     this.cluster.selected = node;
     byId('selected').textContent = node;
     byId('node-actions').dataset.node = node;
-    for (const b of byId('node-actions').querySelectorAll('button'))
-      (b as HTMLButtonElement).disabled = false;
+    // Slowing is a broker's (its network latency); the rest apply to any node (clients: isolate only).
+    const kind = node.startsWith('broker-')
+      ? 'broker'
+      : node.startsWith('controller-')
+        ? 'controller'
+        : 'client';
+    for (const b of byId('node-actions').querySelectorAll<HTMLButtonElement>('button')) {
+      const action = b.dataset.action!;
+      b.disabled =
+        (kind !== 'broker' && (action === 'slow' || action === 'unslow')) ||
+        (kind === 'client' && (action === 'crash' || action === 'restart'));
+    }
     if (this.snapshot) this.cluster.update(this.snapshot, performance.now());
   }
 
@@ -351,8 +365,9 @@ class App {
         broker !== undefined
           ? post('/sim/faults/restart-broker', { broker_id: broker })
           : post('/sim/faults/restart-controller', { controller_id: controller }),
-      isolate: () => post('/sim/faults/isolate', { nodes: [ref] }),
+      isolate: () => post('/sim/faults/isolate', { node: ref }),
       slow: () => post('/sim/faults/slow-broker', { broker_id: broker, delay: `${slow}ms` }),
+      unslow: () => post('/sim/faults/slow-broker', { broker_id: broker, delay: '0ms' }),
       heal: () => post('/sim/faults/heal', {}),
     };
     const call = calls[action];
@@ -544,8 +559,10 @@ function renderCompare(
     const other = y.brokers.find((z) => z.broker_id === br.broker_id);
     row(
       `broker ${br.broker_id}`,
-      `${br.status}${br.fenced ? ' fenced' : ''}`,
-      other ? `${other.status}${other.fenced ? ' fenced' : ''}` : '-',
+      `${br.status}${br.fenced || x.metadata.brokers[br.broker_id]?.fenced ? ' fenced' : ''}`,
+      other
+        ? `${other.status}${other.fenced || y.metadata.brokers[other.broker_id]?.fenced ? ' fenced' : ''}`
+        : '-',
     );
   }
   for (const [topic, t] of Object.entries(x.metadata.topics)) {

@@ -79,7 +79,13 @@ export interface Snapshot {
   halted: string | null;
   controllers: ControllerView[];
   brokers: BrokerView[];
-  metadata: { offset: number; topics: Record<string, TopicImage> };
+  metadata: {
+    offset: number;
+    /** The controller's committed registrations: `fenced` is the controller's word, which an isolated broker
+     * itself does not hear. */
+    brokers: Record<string, { fenced: boolean }>;
+    topics: Record<string, TopicImage>;
+  };
   groups: GroupView[];
   workloads: WorkloadView[];
   network: { sent: number; delivered: number; dropped: number; links: LinkCount[] };
