@@ -5,6 +5,7 @@
 // that the document's numbers are those of the JSON and that the JSON's first seeds replay.
 //
 //   node --import tsx scripts/fidelity-runs.ts [--seeds 50] [--sweep-seeds 20] [--out docs/fidelity-runs.json]
+//   node --import tsx scripts/fidelity-runs.ts --workflow-a    (workflow A's tables only, computed afresh)
 //
 // Deterministic: the same command writes the same file (the runs are virtual time; nothing depends on the
 // machine). About 5 minutes on one loaded core, most of it the ingest scenario.
@@ -12,6 +13,7 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import type { BrokerConfig } from '../models/broker/index.ts';
 import { runScenarioAsync, shippedScenarioFile } from '../src/scenario/index.ts';
 import { workflowA } from '../test/models/balancer/workflow-a.ts';
 
@@ -126,17 +128,28 @@ export interface MoveShape {
   warnPairs: number;
   /** The longest burst: first to last retry after one batch of moves (ms). */
   longestBurstMs: number;
+  /** Windows without a move: the median of their `avg latency` and of their `max latency` (ms). */
+  quietAvgLatencyMs: number;
+  quietMaxLatencyMs: number;
 }
 
-export function workflowAShape(variant: 'A1' | 'A2', seed = 1): MoveShape {
-  const w = workflowA(variant, { seed });
+const median = (xs: readonly number[]): number => distribution(xs).median;
+
+export function workflowAShape(
+  variant: 'A1' | 'A2',
+  seed = 1,
+  brokerConfig?: Partial<BrokerConfig>,
+): MoveShape {
+  const w = workflowA(variant, { seed, ...(brokerConfig ? { brokerConfig } : {}) });
   const c = w.cluster;
   c.runUntil(() => w.report.summary !== undefined, { timeout: '300s', description: 'perf test done' });
   const batches = c.balancer!.history.flatMap((r) => r.batches.map((b) => b.time));
   let start = w.producerStart;
   const moving: { maxLatencyMs: number; recordsPerSec: number }[] = [];
+  const quiet: { avgLatencyMs: number; maxLatencyMs: number }[] = [];
   for (const win of w.report.windows) {
     if (batches.some((b) => b > start && b <= win.time)) moving.push(win);
+    else quiet.push(win);
     start = win.time;
   }
   const bursts = batches.map((b, i) => {
@@ -148,9 +161,14 @@ export function workflowAShape(variant: 'A1' | 'A2', seed = 1): MoveShape {
     maxLatencyMs: Math.max(...moving.map((m) => m.maxLatencyMs)),
     minRecordsPerSec: Math.min(...moving.map((m) => m.recordsPerSec)),
     warnPairs: c.output.filter(
-      (l) => l.includes('WARN [Producer') && l.includes('Got error produce response'),
+      (l) =>
+        l.includes('WARN [Producer') &&
+        l.includes('Got error produce response') &&
+        l.includes('NOT_LEADER_OR_FOLLOWER'),
     ).length,
     longestBurstMs: Math.max(...bursts),
+    quietAvgLatencyMs: median(quiet.map((q) => q.avgLatencyMs)),
+    quietMaxLatencyMs: median(quiet.map((q) => q.maxLatencyMs)),
   };
 }
 
@@ -166,11 +184,42 @@ export function workflowATable(a1: MoveShape, a2: MoveShape): string[] {
   ];
 }
 
+/** The experiment: workflow A1 with AutoMQ's WAL write in the produce path (append latency 6 ms, not 1). */
+export const WAL_EXPERIMENT: Partial<BrokerConfig> = { 'kafkasim.broker.append.latency.ms': 6 };
+
+/** A1 with the default append latency beside A1 with the experiment's, and the document's figures. */
+export function walExperimentTable(a1: MoveShape, wal: MoveShape): string[] {
+  const row = (figure: string, real: string, f: (s: MoveShape) => string) =>
+    `| ${figure} | ${real} | ${f(a1)} | ${f(wal)} |`;
+  return [
+    '| figure (A1, seed 1) | real | simulated, append 1 ms (default) | simulated, append 6 ms |',
+    '| --- | --- | --- | --- |',
+    row('avg latency of a window without a move (ms; median over those windows)', '15.7', (s) =>
+      s.quietAvgLatencyMs.toFixed(1),
+    ),
+    row('max latency of a window without a move (ms; median over those windows)', '41', (s) =>
+      String(s.quietMaxLatencyMs),
+    ),
+    row('max latency of a 5 s window with a move (ms)', '41-80', (s) => String(s.maxLatencyMs)),
+    row('NOT_LEADER_OR_FOLLOWER WARN pairs', '13', (s) => String(s.warnPairs)),
+    row('longest burst of WARN pairs after one batch of moves (ms)', 'about 40', (s) =>
+      s.longestBurstMs.toFixed(1),
+    ),
+  ];
+}
+
 async function main(): Promise<void> {
   const arg = (name: string, fallback: string) => {
     const i = process.argv.indexOf(name);
     return i > 0 ? process.argv[i + 1]! : fallback;
   };
+  if (process.argv.includes('--workflow-a')) {
+    const a1 = workflowAShape('A1');
+    console.log(workflowATable(a1, workflowAShape('A2')).join('\n'));
+    console.log();
+    console.log(walExperimentTable(a1, workflowAShape('A1', 1, WAL_EXPERIMENT)).join('\n'));
+    return;
+  }
   const seeds = Array.from({ length: Number(arg('--seeds', '50')) }, (_, i) => i + 1);
   const sweepSeeds = Array.from({ length: Number(arg('--sweep-seeds', '20')) }, (_, i) => i + 1);
   const out = arg('--out', 'docs/fidelity-runs.json');

@@ -1,7 +1,7 @@
 // docs/fidelity.md states simulated numbers beside the source documents' ones; this keeps them true. The tables
 // between `<!-- fidelity:NAME -->` markers must be what scripts/fidelity-runs.ts makes of docs/fidelity-runs.json
-// (every run's values), the first seed of each of those runs must replay to the same values, and workflow A's figures are
-// recomputed from fresh runs.
+// (every run's values), the first seed of each of those runs must replay to the same values, and workflow A's
+// figures (with and without the WAL latency experiment) are recomputed from fresh runs.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,6 +11,8 @@ import {
   refreshSet,
   runOnce,
   tables,
+  WAL_EXPERIMENT,
+  walExperimentTable,
   workflowAShape,
   workflowATable,
 } from '../../scripts/fidelity-runs.ts';
@@ -59,7 +61,11 @@ describe('docs/fidelity.md', () => {
     expect(got.appliedToAssignedMs).toBe(first.values.appliedToAssignedMs![0]);
   }, 600_000);
 
-  it("workflow A's simulated figures are those of fresh runs", () => {
-    expect(block('workflow-a', false)).toEqual(workflowATable(workflowAShape('A1'), workflowAShape('A2')));
+  it("workflow A's simulated figures, and those of the WAL latency experiment, are those of fresh runs", () => {
+    const a1 = workflowAShape('A1');
+    expect(block('workflow-a', false)).toEqual(workflowATable(a1, workflowAShape('A2')));
+    expect(block('workflow-a-wal', false)).toEqual(
+      walExperimentTable(a1, workflowAShape('A1', 1, WAL_EXPERIMENT)),
+    );
   }, 600_000);
 });

@@ -2,6 +2,7 @@
 // reassign every partition to broker 2 with the workflow's JSON, start kafka-producer-perf-test (5120 records/s
 // of 1 KiB) and a consumer, and let the auto-balancer work. Shared by the balancer's cluster tests and bench.
 import type { Goal } from '../../../models/balancer/index.ts';
+import type { BrokerConfig } from '../../../models/broker/index.ts';
 import type { Cluster, PerfProducerReport } from '../../../src/cluster/index.ts';
 import { createCluster } from '../../../src/cluster/index.ts';
 import { parseReassignmentJson } from '../../../src/format/index.ts';
@@ -28,6 +29,8 @@ export interface WorkflowOptions {
   traceBufferSize?: number;
   /** AutoMQ's shared storage (default), or Kafka's replicated logs (a move copies the data). */
   storage?: 'shared' | 'kafka';
+  /** Broker settings over the defaults (e.g. `kafkasim.broker.append.latency.ms`). */
+  brokerConfig?: Partial<BrokerConfig>;
 }
 
 export function workflowA(variant: 'A1' | 'A2', options: WorkflowOptions = {}): WorkflowA {
@@ -40,6 +43,7 @@ export function workflowA(variant: 'A1' | 'A2', options: WorkflowOptions = {}): 
     autobalancer: options.autobalancer ?? true,
     ...(options.balancerGoals ? { balancerGoals: options.balancerGoals } : {}),
     ...(options.traceBufferSize !== undefined ? { traceBufferSize: options.traceBufferSize } : {}),
+    ...(options.brokerConfig ? { brokerConfig: options.brokerConfig } : {}),
   });
   c.admin.createTopic({ name: TOPIC, partitions });
   c.runFor('1s');
