@@ -10,6 +10,8 @@ import { join } from 'node:path';
 export interface RedisServer {
   url: string;
   port: number;
+  /** The server's process id (the queue benchmark reads its CPU time). */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   return {
     url: `redis://127.0.0.1:${port}/0`,
     port,
+    pid: child.pid!,
     stop: async () => {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
