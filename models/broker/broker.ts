@@ -34,7 +34,7 @@ import type { PartitionReplica } from './partition-replica.ts';
 import { LogReader } from './read-from-log.ts';
 import { ReplicaFetcher } from './replica-fetcher.ts';
 import { ReplicaManager } from './replica-manager.ts';
-import type { BrokerView, LogView, ReplicaView } from './replica-view.ts';
+import type { BrokerView, LogView, ReplicaView, ReplicaWatcher } from './replica-view.ts';
 import { RequestChannel } from './request-channel.ts';
 
 export type { ReplicaRole } from './partition-replica.ts';
@@ -64,6 +64,8 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
   /** Serves the groups of the __consumer_offsets partitions this broker leads (models/group). */
   readonly groupCoordinator: GroupCoordinator;
 
+  /** Hears of every change to a hosted replica (the data-plane invariants; BrokerView). */
+  replicaWatcher: ReplicaWatcher | undefined = undefined;
   /** The metadata image replayed so far (volatile: rebuilt from the log at every start). */
   image: MetadataImage = emptyImage();
   /**
@@ -108,6 +110,7 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
       onPartitionChanged: (key) => this.sessions.mark(key, false),
       onRoleChange: (r) =>
         this.groupCoordinator.onPartitionRole(r.topic, r.partition, r.role, r.leaderEpoch, r.log),
+      replicaChanged: (r) => this.replicaWatcher?.replicaChanged(this, r),
     });
     this.fetcher = new ReplicaFetcher(this, this.replicaManager);
     const reader = new LogReader(this, this.replicaManager);

@@ -12,21 +12,27 @@
  * - AcknowledgedInIsr: a batch acknowledged at acks=all is in the log of every member of the committed ISR, unless
  *   retention deleted it or the partition had an unclean leader election (which may lose acknowledged data).
  *
- * They cost little per event: a replica is checked again only when something the checks read of it changed (its
- * log's offsets, role, epoch, ISR), and logs are compared only past where they were last found equal.
+ * Their cost per event is what changed in it, not what exists: the brokers tell them of every change to a hosted
+ * replica (ReplicaWatcher) and the logs of every append, truncation and new high watermark (LogWatcher), so a
+ * replica is checked again only when something the checks read of it changed (its log's offsets, role, epoch,
+ * ISR); logs are compared only past where they were last found equal; acknowledged batches are looked at again
+ * only in the partitions whose members' logs changed. An idle partition costs nothing per event.
  */
 import type { Simulation, TraceEvent } from '../sim/index.ts';
 import type { LogWatcher, PartitionLog } from '../storage/index.ts';
 import {
+  type AcknowledgedBatch,
+  type AcknowledgedProgress,
   type Agreement,
-  type Anchor,
   anchored,
-  describeBatch,
-  indexAt,
   newAgreement,
+  verifyAcknowledged,
   verifyAgreement,
 } from './log-agreement.ts';
-import type { BrokerView, LogView, ReplicaView } from './replica-view.ts';
+import { ReplicaTable } from './replica-table.ts';
+import type { BrokerView, LogView, ReplicaView, ReplicaWatcher } from './replica-view.ts';
+
+export type { AcknowledgedBatch };
 
 export const DATA_PLANE_INVARIANTS = [
   'HighWatermarkWithinLog',
@@ -38,17 +44,6 @@ export const DATA_PLANE_INVARIANTS = [
 ] as const;
 
 export type DataPlaneInvariantName = (typeof DATA_PLANE_INVARIANTS)[number];
-
-/** A batch whose acks=all produce a producer saw acknowledged. */
-export interface AcknowledgedBatch {
-  readonly topic: string;
-  readonly partition: number;
-  readonly baseOffset: number;
-  readonly count: number;
-  /** The producing client (the batch's `origin`) and the index of its first record. */
-  readonly origin: string;
-  readonly firstIndex: number;
-}
 
 /** A partition as the committed metadata has it. */
 export interface CommittedPartition {
@@ -77,8 +72,8 @@ interface ReplicaState extends Watcher {
   /** The replica object last seen (a restart makes a new one), and the broker hosting it. */
   view: ReplicaView | undefined;
   hostedBy: BrokerView | undefined;
-  /** Queued in #changedLogs. */
-  logChanged: boolean;
+  /** Queued in #changed (its replica or its log changed since the last scan). */
+  queued: boolean;
   /** The log end offset at its last change, and how many truncations its changes showed. */
   logEndSeen: number;
   truncations: number;
@@ -99,6 +94,8 @@ interface ReplicaState extends Watcher {
   ledHighWatermark: number;
   /** IsrLogsAgree while leading: each member's agreement (null: it stores no log to compare yet). */
   readonly agreements: Map<number, Agreement | null>;
+  /** Each member's own state (for its truncation count), by broker id. */
+  readonly memberStates: Map<number, ReplicaState>;
   /** The leader log, ISR and pending ISR the agreements were resolved for. */
   resolvedLog: LogView | undefined;
   resolvedIsr: readonly number[] | undefined;
@@ -108,12 +105,9 @@ interface ReplicaState extends Watcher {
 }
 
 /** How far one committed ISR member's log was checked against a partition's acknowledged batches. */
-interface AckedMember {
-  readonly id: number;
+interface AckedMember extends AcknowledgedProgress {
   readonly state: ReplicaState;
   log: LogView | undefined;
-  verified: number;
-  anchor: Anchor | undefined;
   /** The member's truncation count when `verified` was reached. */
   truncations: number;
 }
@@ -127,45 +121,27 @@ interface AckedPartition extends Watcher {
   readonly acked: AcknowledgedBatch[];
   /** The committed metadata version the members were resolved for. */
   version: unknown;
+  /** No longer checked (an unclean election, or the topic was deleted). */
+  dropped: boolean;
   members: AckedMember[];
-}
-
-/** Per (broker, topic id, partition) state, without building a key string per lookup. */
-class ReplicaTable<S> {
-  readonly #byBroker = new Map<number, Map<string, (S | undefined)[]>>();
-
-  get(brokerId: number, topicId: string, partition: number): S | undefined {
-    return this.#byBroker.get(brokerId)?.get(topicId)?.[partition];
-  }
-
-  set(brokerId: number, topicId: string, partition: number, state: S): void {
-    let topics = this.#byBroker.get(brokerId);
-    if (!topics) this.#byBroker.set(brokerId, (topics = new Map()));
-    let parts = topics.get(topicId);
-    if (!parts) topics.set(topicId, (parts = []));
-    parts[partition] = state;
-  }
 }
 
 /**
  * The data-plane invariants over a cluster's brokers. Register them with `register`; feed `acknowledged` with the
  * batches producers saw acknowledged at acks=all.
  */
-export class DataPlaneInvariants implements LogWatcher {
+export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
   readonly #brokers: ReadonlyMap<number, BrokerView>;
   readonly #brokerList: readonly BrokerView[];
   readonly #states = new ReplicaTable<ReplicaState>();
-  /** Per broker (as in #brokerList): its activity, replica list and their states at the last look. */
-  readonly #looks: {
-    up: boolean;
-    metadataOffset: number;
-    hosted: readonly ReplicaView[] | undefined;
-    states: ReplicaState[];
-  }[];
   /** Which replica state each hosted log belongs to (the broker hosting it last). */
   readonly #watchedBy = new WeakMap<LogView, ReplicaState>();
-  /** Replica states whose logs changed since the last scan. */
-  #changedLogs: ReplicaState[] = [];
+  /** Replica states whose replica or log changed since the last scan. */
+  #changed: ReplicaState[] = [];
+  /** Whether the brokers' replicas were looked at once and the brokers tell of their changes since. */
+  #watching = false;
+  #looked = 0;
+  #checked = 0;
   /** Leader replicas whose IsrLogsAgree check waits for the end of the scan. */
   #dirtyLeaders: ReplicaState[] = [];
   #at = -1;
@@ -179,8 +155,8 @@ export class DataPlaneInvariants implements LogWatcher {
   #epochs = false;
   #removers: (() => void)[] = [];
   readonly #acked = new Map<string, (AckedPartition | undefined)[]>();
-  /** Set when a batch was acknowledged or a watched log changed: AcknowledgedInIsr has something to look at. */
-  #ackDirty = false;
+  /** Acknowledged partitions with something to look at (a new batch, a member's log changed). */
+  #ackDirty: AckedPartition[] = [];
   #ackVersion: unknown;
   /** Partitions (topic name -> partitions) that had an unclean leader election. */
   readonly #unclean = new Map<string, Set<number>>();
@@ -191,12 +167,6 @@ export class DataPlaneInvariants implements LogWatcher {
   ) {
     this.#brokers = new Map(source.brokers.map((b) => [b.brokerId, b]));
     this.#brokerList = [...source.brokers];
-    this.#looks = this.#brokerList.map(() => ({
-      up: false,
-      metadataOffset: -1,
-      hosted: undefined,
-      states: [],
-    }));
   }
 
   /** Registers the named invariants (default all), prefixed by `scope` when given; returns their remover. */
@@ -254,12 +224,27 @@ export class DataPlaneInvariants implements LogWatcher {
         version: undefined,
         members: [],
         kind: 'acked',
-        dirty: true,
+        dirty: false,
+        dropped: false,
       };
     }
     p.acked.push(ack);
+    this.markAcked(p);
+  }
+
+  /** No longer held to AcknowledgedInIsr (an unclean election, or the topic was deleted). */
+  private dropAcked(p: AckedPartition): void {
+    p.dropped = true;
+    p.dirty = false;
+    for (const m of p.members) m.state.watchers.delete(p);
+    const parts = this.#acked.get(p.topic);
+    if (parts?.[p.partition] === p) parts[p.partition] = undefined;
+  }
+
+  private markAcked(p: AckedPartition): void {
+    if (p.dirty || p.dropped) return;
     p.dirty = true;
-    this.#ackDirty = true;
+    this.#ackDirty.push(p);
   }
 
   private onTrace(e: TraceEvent): void {
@@ -270,7 +255,8 @@ export class DataPlaneInvariants implements LogWatcher {
     if (!set) this.#unclean.set(topic, (set = new Set()));
     set.add(partition);
     const parts = this.#acked.get(topic);
-    if (parts) parts[partition] = undefined;
+    const p = parts?.[partition];
+    if (p) this.dropAcked(p);
   }
 
   private stateOf(owner: number, topicId: string, partition: number): ReplicaState {
@@ -282,7 +268,7 @@ export class DataPlaneInvariants implements LogWatcher {
         dirty: false,
         view: undefined,
         hostedBy: undefined,
-        logChanged: false,
+        queued: false,
         logEndSeen: 0,
         truncations: 0,
         log: undefined,
@@ -298,6 +284,7 @@ export class DataPlaneInvariants implements LogWatcher {
         ledEpoch: -1,
         ledHighWatermark: 0,
         agreements: new Map(),
+        memberStates: new Map(),
         resolvedLog: undefined,
         resolvedIsr: undefined,
         resolvedPendingIsr: undefined,
@@ -309,8 +296,8 @@ export class DataPlaneInvariants implements LogWatcher {
   }
 
   /**
-   * Runs the replica-level checks once per event, however many of them are registered: over every replica of a
-   * broker whose metadata or replica set changed, and over the replicas whose logs changed (their logs said so).
+   * Runs the replica-level checks once per event, however many of them are registered: over the replicas that
+   * changed since the last scan (their brokers or their logs said so), and the leaders whose members changed.
    */
   private scan(): void {
     const at = this.sim.eventCount;
@@ -320,43 +307,20 @@ export class DataPlaneInvariants implements LogWatcher {
       this.#problems.fill(undefined);
       this.#found = false;
     }
-    const brokers = this.#brokerList;
-    const looks = this.#looks;
-    for (let b = 0; b < brokers.length; b++) {
-      const broker = brokers[b]!;
-      const look = looks[b]!;
-      if (!broker.up) {
-        look.up = false;
-        continue;
-      }
-      const hosted = broker.hostedReplicas();
-      if (look.up && look.hosted === hosted && look.metadataOffset === broker.metadataOffset) continue;
-      look.up = true;
-      look.metadataOffset = broker.metadataOffset;
-      if (hosted !== look.hosted) {
-        look.hosted = hosted;
-        look.states = hosted.map((r) => this.stateOf(broker.brokerId, r.topicId, r.partition));
-      }
-      for (let h = 0; h < hosted.length; h++) {
-        const r = hosted[h]!;
-        const st = look.states[h]!;
-        if (st.view !== r) {
-          st.view = r;
-          st.hostedBy = broker;
-        }
-        this.#watchedBy.set(r.log, st);
-        r.log.watcher = this;
-        this.look(st);
+    if (!this.#watching) {
+      // Once: every replica hosted so far, then the brokers tell of each change.
+      this.#watching = true;
+      for (const broker of this.#brokerList) {
+        broker.replicaWatcher = this;
+        for (const r of broker.hostedReplicas()) this.replicaChanged(broker, r);
       }
     }
-    if (this.#changedLogs.length > 0) {
-      const changed = this.#changedLogs;
-      this.#changedLogs = [];
-      for (const st of changed) {
-        st.logChanged = false;
-        // The log said it changed: look even if its offsets came back to what they were (a truncation and an
-        // append since the last look).
-        st.log = undefined;
+    if (this.#changed.length > 0) {
+      const changed = this.#changed;
+      this.#changed = [];
+      for (let i = 0; i < changed.length; i++) {
+        const st = changed[i]!;
+        st.queued = false;
         if (st.hostedBy?.up && st.view) this.look(st);
       }
     }
@@ -373,6 +337,28 @@ export class DataPlaneInvariants implements LogWatcher {
     }
   }
 
+  /** ReplicaWatcher: a hosted replica changed; it is looked at in this event's scan. */
+  replicaChanged(broker: BrokerView, r: ReplicaView): void {
+    const st = this.stateOf(broker.brokerId, r.topicId, r.partition);
+    st.view = r;
+    st.hostedBy = broker;
+    // A log shared by several brokers' replicas (shared storage) belongs to the one that hosts it now.
+    if (
+      (r.role !== 'offline' || !this.#watchedBy.has(r.log)) &&
+      (r.log.watcher !== this || this.#watchedBy.get(r.log) !== st)
+    ) {
+      this.#watchedBy.set(r.log, st);
+      r.log.watcher = this;
+    }
+    this.queue(st);
+  }
+
+  private queue(st: ReplicaState): void {
+    if (st.queued) return;
+    st.queued = true;
+    this.#changed.push(st);
+  }
+
   /** LogWatcher: a hosted replica's log changed; its replica is looked at in this event's scan. */
   logChanged(log: PartitionLog): void {
     const st = this.#watchedBy.get(log);
@@ -380,13 +366,19 @@ export class DataPlaneInvariants implements LogWatcher {
     // A log end that went back is a truncation: what was verified of this log must be verified again.
     if (log.logEndOffset < st.logEndSeen) st.truncations++;
     st.logEndSeen = log.logEndOffset;
-    if (st.logChanged) return;
-    st.logChanged = true;
-    this.#changedLogs.push(st);
+    // Look even if its offsets come back to what they were (a truncation and an append since the last look).
+    st.log = undefined;
+    this.queue(st);
+  }
+
+  /** How many times a replica was looked at, and how many of those found something to check again. */
+  get looks(): { looked: number; checked: number } {
+    return { looked: this.#looked, checked: this.#checked };
   }
 
   /** Checks a replica again if anything the checks read of it changed since the last look. */
   private look(st: ReplicaState): void {
+    this.#looked++;
     const r = st.view!;
     const log = r.log;
     if (
@@ -401,6 +393,7 @@ export class DataPlaneInvariants implements LogWatcher {
       st.replicas === r.replicas
     )
       return;
+    this.#checked++;
     st.log = log;
     st.logEndOffset = log.logEndOffset;
     st.highWatermark = log.highWatermark;
@@ -413,10 +406,7 @@ export class DataPlaneInvariants implements LogWatcher {
     this.markAgreement(st);
     for (const w of st.watchers) {
       if (w.kind === 'leader') this.markAgreement(w);
-      else {
-        w.dirty = true;
-        this.#ackDirty = true;
-      }
+      else this.markAcked(w);
     }
     this.checkReplica(r, st.owner, st);
   }
@@ -473,12 +463,10 @@ export class DataPlaneInvariants implements LogWatcher {
     for (const [id, entry] of st.agreements) {
       let a = entry;
       if (!a) {
-        // No log there when resolved: look again (a new replica's log appears when its broker sees the topic).
+        // No log there when resolved: a new replica's log appears when its broker hosts it, and that broker's
+        // change marks this agreement again (the member's state has this leader among its watchers).
         const memberLog = this.#brokers.get(id)?.storedLog(r.topicId, r.partition);
-        if (!memberLog || memberLog === r.log) {
-          this.markAgreement(st); // next event again, until it has one
-          continue;
-        }
+        if (!memberLog || memberLog === r.log) continue;
         st.agreements.set(id, (a = newAgreement(memberLog)));
       }
       const problem = verifyAgreement(
@@ -486,7 +474,7 @@ export class DataPlaneInvariants implements LogWatcher {
         a,
         hw,
         st.truncations,
-        this.#states.get(id, r.topicId, r.partition)?.truncations ?? 0,
+        st.memberStates.get(id)?.truncations ?? 0,
       );
       if (problem)
         return `${r.topic}-${r.partition}: ISR member ${id} disagrees with leader ${leaderId} (epoch ${r.leaderEpoch}, high watermark ${hw}): ${problem}`;
@@ -505,11 +493,14 @@ export class DataPlaneInvariants implements LogWatcher {
     for (const id of [...agreements.keys()]) {
       if (members.includes(id)) continue;
       agreements.delete(id);
-      this.#states.get(id, r.topicId, r.partition)?.watchers.delete(st);
+      st.memberStates.get(id)?.watchers.delete(st);
+      st.memberStates.delete(id);
     }
     for (const id of members) {
       if (id === leaderId) continue;
-      this.stateOf(id, r.topicId, r.partition).watchers.add(st);
+      const member = this.stateOf(id, r.topicId, r.partition);
+      member.watchers.add(st);
+      st.memberStates.set(id, member);
       // A member that stores no log (not created there yet, or removed by a reassignment the leader has not seen
       // yet) or shares the leader's (shared storage) has nothing to compare.
       const memberLog = this.#brokers.get(id)?.storedLog(r.topicId, r.partition);
@@ -523,15 +514,22 @@ export class DataPlaneInvariants implements LogWatcher {
   private acknowledgedInIsr(): string | undefined {
     this.scan(); // marks the acknowledged partitions whose members' logs changed
     const version = this.source.committedVersion();
-    const versionChanged = version !== this.#ackVersion;
-    if (!this.#ackDirty && !versionChanged) return undefined;
-    this.#ackVersion = version;
-    this.#ackDirty = false;
-    for (const parts of this.#acked.values()) {
-      for (const p of parts) {
-        if (!p || (!p.dirty && !versionChanged)) continue;
-        const problem = this.checkAcknowledged(p, version);
-        if (problem) return problem;
+    if (version !== this.#ackVersion) {
+      // New committed metadata (rare): every partition's members may have changed.
+      this.#ackVersion = version;
+      for (const parts of this.#acked.values()) for (const p of parts) if (p) this.markAcked(p);
+    }
+    if (this.#ackDirty.length === 0) return undefined;
+    const dirty = this.#ackDirty;
+    this.#ackDirty = [];
+    for (let i = 0; i < dirty.length; i++) {
+      const p = dirty[i]!;
+      if (!p.dirty) continue;
+      const problem = this.checkAcknowledged(p, version);
+      if (problem) {
+        // Found again at the next check, with the partitions not looked at yet.
+        for (let j = i; j < dirty.length; j++) this.markAcked(dirty[j]!);
+        return problem;
       }
     }
     return undefined;
@@ -544,7 +542,7 @@ export class DataPlaneInvariants implements LogWatcher {
       const committed = this.source.committed(p.topic, p.partition);
       if (!committed || committed.topicId !== p.topicId) {
         // The topic was deleted (perhaps created again): its acknowledged batches went with it.
-        this.#acked.get(p.topic)![p.partition] = undefined;
+        this.dropAcked(p);
         return undefined;
       }
       const before = p.members;
@@ -570,23 +568,8 @@ export class DataPlaneInvariants implements LogWatcher {
         st.truncations = st.state.truncations;
       }
       if (st.verified === acked.length) continue;
-      const batches = log.allBatches();
-      for (let k = st.verified; k < acked.length; k++) {
-        const a = acked[k]!;
-        if (a.baseOffset < log.logStartOffset) continue; // deleted by retention
-        const j = indexAt(batches, a.baseOffset);
-        const b = batches[j];
-        if (
-          !b ||
-          b.baseOffset !== a.baseOffset ||
-          b.count !== a.count ||
-          b.origin !== a.origin ||
-          b.runs[0]?.index !== a.firstIndex
-        )
-          return `${p.topic}-${p.partition}: acknowledged batch [${a.baseOffset}..${a.baseOffset + a.count - 1}] of ${a.origin} (its records ${a.firstIndex}..${a.firstIndex + a.count - 1}) is not in the log of ISR member ${st.id} (log end ${log.logEndOffset}; at that offset: ${describeBatch(b)})`;
-        if (!st.anchor || a.baseOffset > st.anchor.batch.baseOffset) st.anchor = { batch: b, index: j };
-      }
-      st.verified = acked.length;
+      const problem = verifyAcknowledged(log, acked, st);
+      if (problem) return `${p.topic}-${p.partition}: ${problem}`;
     }
     return undefined;
   }

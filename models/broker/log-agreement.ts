@@ -130,3 +130,53 @@ export function verifyAgreement(
   }
   return problem;
 }
+
+/** A batch whose acks=all produce a producer saw acknowledged. */
+export interface AcknowledgedBatch {
+  readonly topic: string;
+  readonly partition: number;
+  readonly baseOffset: number;
+  readonly count: number;
+  /** The producing client (the batch's `origin`) and the index of its first record. */
+  readonly origin: string;
+  readonly firstIndex: number;
+}
+
+/** How far one member's log was checked against a partition's acknowledged batches. */
+export interface AcknowledgedProgress {
+  readonly id: number;
+  /** The acknowledged batches found in the log so far (the first `verified`). */
+  verified: number;
+  /** The highest of them, where it was found. */
+  anchor: Anchor | undefined;
+}
+
+/**
+ * Verifies that the member's log has the acknowledged batches from `progress.verified` on (those below its log
+ * start were deleted by retention); returns what is missing, or undefined and moves `progress` to the end.
+ */
+export function verifyAcknowledged(
+  log: LogView,
+  acked: readonly AcknowledgedBatch[],
+  progress: AcknowledgedProgress,
+): string | undefined {
+  const batches = log.allBatches();
+  for (let k = progress.verified; k < acked.length; k++) {
+    const a = acked[k]!;
+    if (a.baseOffset < log.logStartOffset) continue; // deleted by retention
+    const j = indexAt(batches, a.baseOffset);
+    const b = batches[j];
+    if (
+      !b ||
+      b.baseOffset !== a.baseOffset ||
+      b.count !== a.count ||
+      b.origin !== a.origin ||
+      b.runs[0]?.index !== a.firstIndex
+    )
+      return `acknowledged batch [${a.baseOffset}..${a.baseOffset + a.count - 1}] of ${a.origin} (its records ${a.firstIndex}..${a.firstIndex + a.count - 1}) is not in the log of ISR member ${progress.id} (log end ${log.logEndOffset}; at that offset: ${describeBatch(b)})`;
+    if (!progress.anchor || a.baseOffset > progress.anchor.batch.baseOffset)
+      progress.anchor = { batch: b, index: j };
+  }
+  progress.verified = acked.length;
+  return undefined;
+}

@@ -54,24 +54,28 @@ export interface ReplicaHost {
   isBrokerActive(id: number): boolean;
   /** The high watermark moved: fetches parked on this partition may answer now. */
   onHighWatermark(replica: PartitionReplica): void;
+  /** Its role, leader, leader epoch, ISR, pending ISR or replica set was set (the data-plane invariants look). */
+  onReplicaChanged(replica: PartitionReplica): void;
 }
 
-/** A partition replica hosted by this broker. */
+/**
+ * A partition replica hosted by this broker. What a checker reads of it (role, leader, leader epoch, ISR, pending
+ * ISR, replica set) is set through accessors that tell the host, so that no change goes unseen.
+ */
 export class PartitionReplica {
-  role: ReplicaRole = 'offline';
+  #role: ReplicaRole = 'offline';
   /**
    * Shared storage: this broker has opened the partition as its new owner (after a move) and may lead it at once
    * when elected; undefined while not opened, 'pending' while opening.
    */
   ownership: 'pending' | 'opened' | undefined = undefined;
-  leaderId = -1;
-  leaderEpoch = -1;
+  #leaderId = -1;
+  #leaderEpoch = -1;
+  #isr: number[] = [];
+  #replicas: number[] = [];
+  #pendingIsr: number[] | undefined = undefined;
   partitionEpoch = -1;
-  isr: number[] = [];
-  replicas: number[] = [];
   followers = new Map<number, FollowerState>();
-  /** The ISR proposed by an AlterPartition in flight (KIP-497's pending state), undefined when none. */
-  pendingIsr: number[] | undefined = undefined;
   waiters: AckWaiter[] = [];
   /** Bytes in/out since the broker started leading it (for metrics). */
   bytesIn = 0;
@@ -85,6 +89,50 @@ export class PartitionReplica {
     readonly partition: number,
     public log: PartitionLog,
   ) {}
+
+  get role(): ReplicaRole {
+    return this.#role;
+  }
+  set role(role: ReplicaRole) {
+    this.#role = role;
+    this.host.onReplicaChanged(this);
+  }
+  get leaderId(): number {
+    return this.#leaderId;
+  }
+  set leaderId(id: number) {
+    this.#leaderId = id;
+    this.host.onReplicaChanged(this);
+  }
+  get leaderEpoch(): number {
+    return this.#leaderEpoch;
+  }
+  set leaderEpoch(epoch: number) {
+    this.#leaderEpoch = epoch;
+    this.host.onReplicaChanged(this);
+  }
+  get isr(): number[] {
+    return this.#isr;
+  }
+  set isr(isr: number[]) {
+    this.#isr = isr;
+    this.host.onReplicaChanged(this);
+  }
+  get replicas(): number[] {
+    return this.#replicas;
+  }
+  set replicas(replicas: number[]) {
+    this.#replicas = replicas;
+    this.host.onReplicaChanged(this);
+  }
+  /** The ISR proposed by an AlterPartition in flight (KIP-497's pending state), undefined when none. */
+  get pendingIsr(): number[] | undefined {
+    return this.#pendingIsr;
+  }
+  set pendingIsr(isr: number[] | undefined) {
+    this.#pendingIsr = isr;
+    this.host.onReplicaChanged(this);
+  }
 
   /** A leader tracks every other replica of the partition (a reassignment adds and removes some). */
   syncFollowers(): void {

@@ -23,6 +23,8 @@ export interface ReplicaManagerHooks {
   readonly onPartitionChanged: (key: string) => void;
   /** A replica's role changed (the group coordinator follows __consumer_offsets leadership). */
   readonly onRoleChange: (replica: PartitionReplica) => void;
+  /** Something the data-plane invariants read of a replica was set (ReplicaWatcher). */
+  readonly replicaChanged: (replica: PartitionReplica) => void;
 }
 
 export class ReplicaManager implements ReplicaHost {
@@ -71,6 +73,9 @@ export class ReplicaManager implements ReplicaHost {
   }
   onHighWatermark(replica: PartitionReplica): void {
     this.hooks.wake(replica.key);
+  }
+  onReplicaChanged(replica: PartitionReplica): void {
+    this.hooks.replicaChanged(replica);
   }
 
   /** Partition `key` has news (an append, a high watermark move): fetches waiting on it may answer now. */

@@ -29,8 +29,19 @@ export interface ReplicaView {
   readonly log: LogView;
 }
 
+/** Hears of every change to what a checker reads of a hosted replica, as the broker makes it. */
+export interface ReplicaWatcher {
+  /**
+   * `replica` on `broker` was created, or its role, leader, leader epoch, replica set, ISR or pending ISR changed, or
+   * the broker stopped hosting it (its role is then 'offline').
+   */
+  replicaChanged(broker: BrokerView, replica: ReplicaView): void;
+}
+
 export interface BrokerView {
   readonly brokerId: number;
+  /** Who hears of its replicas' changes (one watcher; a checker sets it). */
+  replicaWatcher: ReplicaWatcher | undefined;
   /** The broker runs (a crashed or stopped broker hosts nothing, but keeps its stored logs). */
   readonly up: boolean;
   /**

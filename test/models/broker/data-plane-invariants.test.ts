@@ -119,7 +119,7 @@ describe('data-plane invariants', () => {
     const isr = [...replica.isr];
     const v = violation(c, () => {
       replica.isr = [...isr, 7];
-      send(); // seen at the leader's next append
+      send();
     });
     expect(v.invariant).toBe('IsrWithinReplicas');
     expect(v.detail).toBe(
@@ -147,7 +147,7 @@ describe('data-plane invariants', () => {
     const { broker, replica } = replicaOn(c, 'follower');
     const epoch = replica.leaderEpoch;
     expect(epoch).toBe(1);
-    // Seen at the broker's next metadata change (where epochs come from): here another topic's creation.
+    // A replica tells its broker's watcher of every change to its epoch: seen after that event.
     c.sim.schedule(0, () => {
       replica.leaderEpoch = epoch - 1;
     });
@@ -214,5 +214,33 @@ describe('data-plane invariants', () => {
     c.admin.deleteTopics(['t']);
     expect(() => c.runFor('2s')).not.toThrow();
     expect(c.image.topics.t).toBeUndefined();
+  });
+
+  it('cost what changes, not what exists: an idle partition is never looked at again', () => {
+    const c = createCluster({ seed: 9, brokers: 3, storage: 'kafka' });
+    c.admin.createTopic({ name: 'many', partitions: 200, replicationFactor: 3 });
+    c.admin.createTopic({ name: 't', partitions: 1, replicationFactor: 3 });
+    c.runFor('5s');
+    const idle = c.dataPlane!.looks.looked;
+    const events = c.sim.eventCount;
+    c.runFor('10s'); // follower fetches go on; nothing changes
+    expect(c.sim.eventCount - events).toBeGreaterThan(50);
+    expect(c.dataPlane!.looks.looked).toBe(idle);
+    // One write to one partition: its three replicas are looked at, a few times each, not the 603 replicas.
+    const p = c.producer('app', { config: { acks: 'all', 'linger.ms': 0 } });
+    p.send({ topic: 't', partition: 0, valueBytes: 100 });
+    c.runUntil(() => p.recordsAcked === 1, { timeout: '5s', description: 'acknowledged' });
+    c.runFor('1s');
+    const looked = c.dataPlane!.looks.looked - idle;
+    expect(looked).toBeGreaterThan(0);
+    expect(looked).toBeLessThan(30);
+    // A metadata change (a new topic of one partition) looks at that partition's replicas only.
+    const before = c.dataPlane!.looks.looked;
+    c.admin.createTopic({ name: 'one', partitions: 1, replicationFactor: 3 });
+    c.runFor('2s');
+    expect(c.image.topics.one).toBeDefined();
+    const created = c.dataPlane!.looks.looked - before;
+    expect(created).toBeGreaterThan(0);
+    expect(created).toBeLessThan(30);
   });
 });
