@@ -110,7 +110,10 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
       onPartitionChanged: (key) => this.sessions.mark(key, false),
       onRoleChange: (r) =>
         this.groupCoordinator.onPartitionRole(r.topic, r.partition, r.role, r.leaderEpoch, r.log),
-      replicaChanged: (r) => this.replicaWatcher?.replicaChanged(this, r),
+      replicaChanged: (r) => {
+        this.fetcher.changed(r);
+        this.replicaWatcher?.replicaChanged(this, r);
+      },
     });
     this.fetcher = new ReplicaFetcher(this, this.replicaManager);
     const reader = new LogReader(this, this.replicaManager);

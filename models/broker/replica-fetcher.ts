@@ -4,6 +4,9 @@
 // partitions whose fetch position changed (and those to forget), and the leader answers only partitions with
 // news. A session error, or a lost request, starts over with a full fetch. The answers append to the follower's
 // log and carry the leader's high watermark; a diverging epoch (KIP-320) truncates the log first.
+// A fetch builds its request from the partitions whose fetch state may have changed since the last one (appended
+// to or truncated by an answer, newly followed, no longer followed, back from a back-off), not from every
+// partition followed: an idle partition costs nothing per fetch. A full fetch (a new session) lists them all.
 // follower.replication.throttled.rate paces the loop. A partition the leader answers with an error sits out of the
 // fetches for replica.fetch.backoff.ms (AbstractFetcherThread.delayPartitions), so that a follower whose leader
 // does not (yet) lead the partition does not ask again at every round trip.
@@ -24,6 +27,10 @@ import type { ReplicaManager } from './replica-manager.ts';
 /** A followed partition and the fetch state the leader's session last got for it. */
 interface Followed {
   replica: PartitionReplica;
+  /** Its position in the loop's partitions (the order requests list them in). */
+  seq: number;
+  /** In the loop's list of partitions to look at in the next fetch. */
+  queued: boolean;
   sent: boolean;
   fetchOffset: number;
   lastFetchedEpoch: number;
@@ -42,7 +49,20 @@ class LeaderFetch {
   sleep: Timer | undefined = undefined;
   /** By replica key, in the order followed. */
   readonly partitions = new Map<string, Followed>();
+  nextSeq = 0;
+  /** Partitions whose fetch state may have changed since the last fetch (the only ones an incremental one reads). */
+  queue: Followed[] = [];
+  /** Partitions backing off after an error. */
+  readonly delayed = new Set<Followed>();
+  /** The per-partition byte budget of the last fetch (all partitions are sent again when it changes). */
+  perFetch = -1;
   forgotten: { topic: string; partition: number }[] = [];
+
+  enqueue(f: Followed): void {
+    if (f.queued) return;
+    f.queued = true;
+    this.queue.push(f);
+  }
 
   constructor(readonly leaderId: number) {}
 
@@ -72,6 +92,8 @@ export function truncationFor(
 
 export class ReplicaFetcher {
   private leaders = new Map<number, LeaderFetch>();
+  /** The loop following each partition (by replica key). */
+  private following = new Map<string, LeaderFetch>();
 
   constructor(
     private readonly core: BrokerCore,
@@ -80,6 +102,17 @@ export class ReplicaFetcher {
 
   reset(): void {
     this.leaders = new Map();
+    this.following = new Map();
+  }
+
+  /**
+   * A replica's role, leader or epoch changed: the loop that follows it looks at it in its next fetch (and forgets
+   * it if it no longer follows it from that leader).
+   */
+  changed(replica: PartitionReplica): void {
+    const lf = this.following.get(replica.key);
+    const f = lf?.partitions.get(replica.key);
+    if (f) lf!.enqueue(f);
   }
 
   /** This broker now follows `replica`'s leader: add it to that leader's fetch (starting the loop if needed). */
@@ -88,16 +121,29 @@ export class ReplicaFetcher {
     let lf = this.leaders.get(leaderId);
     if (!lf) this.leaders.set(leaderId, (lf = new LeaderFetch(leaderId)));
     const existing = lf.partitions.get(replica.key);
+    const previous = this.following.get(replica.key);
+    const left = previous !== lf ? previous?.partitions.get(replica.key) : undefined;
+    if (left) previous!.enqueue(left); // to be forgotten there
+    this.following.set(replica.key, lf);
     // A new leader epoch or a new replica object is sent afresh (its fetch state changed).
-    lf.partitions.set(replica.key, {
+    const f: Followed = {
       replica,
+      // Map.set keeps an existing key's position.
+      seq: existing ? existing.seq : lf.nextSeq++,
+      queued: false,
       sent: false,
       fetchOffset: existing?.fetchOffset ?? -1,
       lastFetchedEpoch: -1,
       currentLeaderEpoch: -1,
       maxBytes: -1,
       delayedUntil: 0,
-    });
+    };
+    if (existing) {
+      existing.queued = false;
+      lf.delayed.delete(existing);
+    }
+    lf.partitions.set(replica.key, f);
+    lf.enqueue(f);
     if (lf.sleep) {
       // Every other partition is backing off: fetch the new one now.
       lf.sleep.cancel();
@@ -110,22 +156,24 @@ export class ReplicaFetcher {
     this.core.schedule(0, () => this.fetch(lf), 'broker.replica-fetch');
   }
 
+  /** Whether this broker still follows `f` from the loop's leader. */
+  private stillFollowed(lf: LeaderFetch, f: Followed): boolean {
+    const r = f.replica;
+    return r.role === 'follower' && r.leaderId === lf.leaderId && this.replicaManager.replicas.get(r.key) === r;
+  }
+
+  /** Stops following `f` from this loop; the session forgets it if it was sent. */
+  private unfollow(lf: LeaderFetch, key: string, f: Followed): void {
+    lf.partitions.delete(key);
+    lf.delayed.delete(f);
+    if (this.following.get(key) === lf) this.following.delete(key);
+    if (f.sent) lf.forgotten.push({ topic: f.replica.topic, partition: f.replica.partition });
+  }
+
   private fetch(lf: LeaderFetch): void {
     const core = this.core;
     const leaderId = lf.leaderId;
-    const replicas = this.replicaManager.replicas;
-    // Partitions this broker no longer follows from this leader leave the session.
-    for (const [key, f] of lf.partitions) {
-      const r = f.replica;
-      if (r.role === 'follower' && r.leaderId === leaderId && replicas.get(key) === r) continue;
-      lf.partitions.delete(key);
-      if (f.sent) lf.forgotten.push({ topic: r.topic, partition: r.partition });
-    }
-    if (lf.partitions.size === 0) {
-      lf.running = false;
-      lf.resetSession();
-      return;
-    }
+    const now = core.sim.now;
     const throttle = core.config['follower.replication.throttled.rate'];
     const maxWaitMs = core.config['replica.fetch.wait.max.ms'];
     // A throttled follower copies at most `rate` bytes per second: per fetch, what that rate allows in the
@@ -133,14 +181,48 @@ export class ReplicaFetcher {
     const perFetch = Number.isFinite(throttle)
       ? Math.max(1, Math.floor(throttle / 10))
       : core.config['replica.fetch.max.bytes'];
-    const now = core.sim.now;
-    let wakeAt = Number.POSITIVE_INFINITY;
-    let ready = 0;
-    for (const f of lf.partitions.values()) {
-      if (f.delayedUntil > now) wakeAt = Math.min(wakeAt, f.delayedUntil);
-      else ready++;
+    const full = lf.epoch === INITIAL_EPOCH;
+    // The partitions to look at, in the order followed: every one for a full fetch or a new byte budget, else
+    // those queued since the last fetch and those whose back-off ended.
+    let look: Followed[];
+    if (full || perFetch !== lf.perFetch) {
+      lf.perFetch = perFetch;
+      for (const f of lf.queue) f.queued = false;
+      lf.queue = [];
+      look = [...lf.partitions.values()];
+    } else {
+      for (const f of lf.delayed) if (f.delayedUntil <= now) lf.enqueue(f);
+      look = lf.queue;
+      lf.queue = [];
+      for (let i = 0; i < look.length; i++) look[i]!.queued = false;
+      if (look.length > 1) look.sort((a, b) => a.seq - b.seq);
     }
-    if (ready === 0) {
+    // Partitions this broker no longer follows from this leader leave the session.
+    let n = 0;
+    for (let i = 0; i < look.length; i++) {
+      const f = look[i]!;
+      const key = f.replica.key;
+      if (lf.partitions.get(key) !== f) continue; // replaced by a newer follow
+      if (!this.stillFollowed(lf, f)) {
+        this.unfollow(lf, key, f);
+        continue;
+      }
+      if (f.delayedUntil > now) lf.delayed.add(f);
+      else {
+        lf.delayed.delete(f);
+        look[n++] = f;
+      }
+    }
+    look.length = n;
+    if (lf.partitions.size === 0) {
+      lf.running = false;
+      lf.resetSession();
+      return;
+    }
+    if (lf.delayed.size === lf.partitions.size) {
+      // Every partition is backing off: sleep until the first back-off ends.
+      let wakeAt = Number.POSITIVE_INFINITY;
+      for (const f of lf.delayed) wakeAt = Math.min(wakeAt, f.delayedUntil);
       lf.sleep = core.schedule(
         wakeAt - now,
         () => {
@@ -151,11 +233,10 @@ export class ReplicaFetcher {
       );
       return;
     }
-    const full = lf.epoch === INITIAL_EPOCH;
     const parts: FetchPartition[] = [];
     const sent: Followed[] = [];
-    for (const f of lf.partitions.values()) {
-      if (f.delayedUntil > now) continue;
+    for (let i = 0; i < look.length; i++) {
+      const f = look[i]!;
       const log = f.replica.log;
       const fetchOffset = log.logEndOffset;
       const lastFetchedEpoch = log.latestEpoch;
@@ -250,8 +331,10 @@ export class ReplicaFetcher {
     for (const pr of res.partitions) {
       const r = this.replicaManager.findReplica(pr.topic, pr.partition);
       if (!r || r.role !== 'follower' || r.leaderId !== lf.leaderId) continue;
+      // Whatever the answer did to it (an append, a truncation, an error), the next fetch looks at it.
+      const f = lf.partitions.get(r.key);
+      if (f) lf.enqueue(f);
       if (pr.errorCode !== 0) {
-        const f = lf.partitions.get(r.key);
         if (f) {
           f.delayedUntil = core.sim.now + core.config['replica.fetch.backoff.ms'];
           // Sent afresh when the back-off ends.

@@ -78,6 +78,58 @@ describe('incremental fetch sessions', () => {
       expect(b.findReplica('t', 4)!.log.logEndOffset).toBe(leader.findReplica('t', 4)!.log.logEndOffset);
   });
 
+  it('a follower that stops following a partition forgets it in its session; a new follower names it', () => {
+    const c = createCluster({ seed: 7, brokers: 4 });
+    // Enough partitions that the leaving broker follows others from the same leader (its session goes on).
+    c.admin.createTopic({ name: 't', partitions: 24, replicationFactor: 2 });
+    c.runFor('2s');
+    const reg = c.image.topics.t!.partitions[0]!;
+    const leader = reg.leader;
+    const leaving = reg.replicas.find((id) => id !== leader)!;
+    const joining = [0, 1, 2, 3].find((id) => !reg.replicas.includes(id))!;
+    const sent: { from: string; to: string; req: FetchRequest }[] = [];
+    const network = c.sim.network;
+    const request = network.request.bind(network);
+    network.request = ((from, to, payload, cb, timeout) => {
+      const fetch = payload as FetchRequest;
+      if (fetch.type === 'Fetch' && fetch.replicaId >= 0) sent.push({ from, to, req: fetch });
+      return request(from, to, payload, cb, timeout);
+    }) as typeof network.request;
+    c.admin.alterPartitionReassignments([{ topic: 't', partition: 0, replicas: [leader, joining] }]);
+    c.runUntil(
+      () =>
+        c.image.topics.t!.partitions[0]!.replicas.length === 2 &&
+        !c.image.topics.t!.partitions[0]!.replicas.includes(leaving),
+      {
+        timeout: '10s',
+        description: 'reassigned',
+      },
+    );
+    c.runFor('2s');
+    const toLeader = sent.filter((s) => s.to === brokerNodeId(leader));
+    const forgot = toLeader.filter(
+      (s) =>
+        s.from === brokerNodeId(leaving) &&
+        s.req.forgotten?.some((f) => f.topic === 't' && f.partition === 0),
+    );
+    expect(forgot).toHaveLength(1);
+    // After forgetting it, the leaving broker never names it again.
+    const after = toLeader
+      .slice(toLeader.indexOf(forgot[0]!) + 1)
+      .filter((s) => s.from === brokerNodeId(leaving));
+    for (const s of after)
+      expect(s.req.partitions.some((p) => p.topic === 't' && p.partition === 0)).toBe(false);
+    expect(
+      toLeader.some(
+        (s) =>
+          s.from === brokerNodeId(joining) &&
+          s.req.partitions.some((p) => p.topic === 't' && p.partition === 0),
+      ),
+    ).toBe(true);
+    expect(c.brokers.get(leaving)!.findReplica('t', 0)).toBeUndefined();
+    expect(c.brokers.get(joining)!.findReplica('t', 0)?.role).toBe('follower');
+  });
+
   it('refuses an unknown session id and a wrong epoch; the right epoch goes on', () => {
     const c = createCluster({ seed: 5, brokers: 1 });
     c.admin.createTopic({ name: 't', partitions: 2 });
