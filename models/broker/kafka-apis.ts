@@ -2,7 +2,12 @@
 // answers the metadata-only requests (Metadata, ListOffsets, DescribeConfigs) from the broker's image.
 
 import type { GroupCoordinator } from '../group/index.ts';
-import { describeTopicConfigs } from '../metadata/index.ts';
+import {
+  describeTopicConfigs,
+  type MetadataImage,
+  type PartitionRegistration,
+  type TopicImage,
+} from '../metadata/index.ts';
 import {
   type BrokerRequest,
   type DescribeConfigsRequest,
@@ -13,8 +18,10 @@ import {
   isGroupRequest,
   type ListOffsetsRequest,
   type ListOffsetsResponse,
+  type MetadataPartition,
   type MetadataRequest,
   type MetadataResponse,
+  type MetadataTopic,
   type ProduceRequest,
   type ProduceResponse,
 } from '../protocol/index.ts';
@@ -27,6 +34,64 @@ import { batchBytes, type LogReader } from './read-from-log.ts';
 import type { ReplicaManager } from './replica-manager.ts';
 
 type Reply = (response: unknown, sendDelayMs?: number) => void;
+
+// Metadata answers are built from the image, which is copy on write: the parts of an answer are kept per image
+// object they come from and shared by every answer (and every broker) until that object is replaced, so a
+// Metadata request costs the topics it names, not a copy of every partition. Answers are read-only (frozen).
+const topicAnswers = new WeakMap<TopicImage, MetadataTopic>();
+const partitionAnswers = new WeakMap<PartitionRegistration, MetadataPartition>();
+const brokerAnswers = new WeakMap<MetadataImage['brokers'], MetadataResponse['brokers']>();
+const topicNames = new WeakMap<MetadataImage['topics'], string[]>();
+
+function metadataTopic(t: TopicImage): MetadataTopic {
+  let answer = topicAnswers.get(t);
+  if (answer) return answer;
+  const regs = t.partitions;
+  const partitions = new Array<MetadataPartition>(regs.length);
+  for (let p = 0; p < regs.length; p++) {
+    const reg = regs[p]!;
+    let pa = partitionAnswers.get(reg);
+    if (!pa || pa.partition !== p) {
+      pa = Object.freeze({
+        partition: p,
+        errorCode: reg.leader < 0 ? Errors.LEADER_NOT_AVAILABLE.code : 0,
+        leader: reg.leader,
+        leaderEpoch: reg.leaderEpoch,
+        replicas: Object.isFrozen(reg.replicas) ? reg.replicas : Object.freeze([...reg.replicas]),
+        isr: Object.isFrozen(reg.isr) ? reg.isr : Object.freeze([...reg.isr]),
+      }) as MetadataPartition;
+      partitionAnswers.set(reg, pa);
+    }
+    partitions[p] = pa;
+  }
+  answer = Object.freeze({
+    name: t.name,
+    topicId: t.topicId,
+    errorCode: 0,
+    partitions: Object.freeze(partitions) as MetadataPartition[],
+  });
+  topicAnswers.set(t, answer);
+  return answer;
+}
+
+function liveBrokers(img: MetadataImage): MetadataResponse['brokers'] {
+  let brokers = brokerAnswers.get(img.brokers);
+  if (!brokers) {
+    brokers = Object.values(img.brokers)
+      .filter((b) => !b.fenced)
+      .map((b) => Object.freeze({ brokerId: b.brokerId, host: b.host, port: b.port, rack: b.rack ?? null }))
+      .sort((a, b) => a.brokerId - b.brokerId);
+    Object.freeze(brokers);
+    brokerAnswers.set(img.brokers, brokers);
+  }
+  return brokers;
+}
+
+function allTopicNames(img: MetadataImage): string[] {
+  let names = topicNames.get(img.topics);
+  if (!names) topicNames.set(img.topics, (names = Object.freeze(Object.keys(img.topics).sort()) as string[]));
+  return names;
+}
 type FetchReply = (response: FetchResponse, sendDelayMs?: number) => void;
 
 export interface ApisParts {
@@ -97,30 +162,16 @@ export class KafkaApis {
 
   private handleMetadata(req: MetadataRequest): MetadataResponse {
     const img = this.core.image;
-    const brokers = Object.values(img.brokers)
-      .filter((b) => !b.fenced)
-      .map((b) => ({ brokerId: b.brokerId, host: b.host, port: b.port, rack: b.rack ?? null }))
-      .sort((a, b) => a.brokerId - b.brokerId);
-    const names = req.topics ?? Object.keys(img.topics).sort();
-    const topics = names.map((name) => {
+    const names = req.topics ?? allTopicNames(img);
+    const topics = new Array<MetadataTopic>(names.length);
+    for (let i = 0; i < names.length; i++) {
+      const name = names[i]!;
       const t = img.topics[name];
-      if (!t)
-        return { name, topicId: null, errorCode: Errors.UNKNOWN_TOPIC_OR_PARTITION.code, partitions: [] };
-      return {
-        name,
-        topicId: t.topicId,
-        errorCode: 0,
-        partitions: t.partitions.map((reg, p) => ({
-          partition: p,
-          errorCode: reg.leader < 0 ? Errors.LEADER_NOT_AVAILABLE.code : 0,
-          leader: reg.leader,
-          leaderEpoch: reg.leaderEpoch,
-          replicas: [...reg.replicas],
-          isr: [...reg.isr],
-        })),
-      };
-    });
-    return { brokers, controllerId: -1, topics, metadataOffset: img.offset };
+      topics[i] = t
+        ? metadataTopic(t)
+        : { name, topicId: null, errorCode: Errors.UNKNOWN_TOPIC_OR_PARTITION.code, partitions: [] };
+    }
+    return { brokers: liveBrokers(img), controllerId: -1, topics, metadataOffset: img.offset };
   }
 
   private handleListOffsets(req: ListOffsetsRequest): ListOffsetsResponse {

@@ -159,7 +159,9 @@ export class ReplicaFetcher {
   /** Whether this broker still follows `f` from the loop's leader. */
   private stillFollowed(lf: LeaderFetch, f: Followed): boolean {
     const r = f.replica;
-    return r.role === 'follower' && r.leaderId === lf.leaderId && this.replicaManager.replicas.get(r.key) === r;
+    return (
+      r.role === 'follower' && r.leaderId === lf.leaderId && this.replicaManager.replicas.get(r.key) === r
+    );
   }
 
   /** Stops following `f` from this loop; the session forgets it if it was sent. */

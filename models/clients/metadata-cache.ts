@@ -24,6 +24,14 @@ export interface PartitionLeader {
 export class MetadataCache {
   private topics = new Map<string, MetadataTopic>();
   private leaders = new Map<string, PartitionLeader[]>();
+  /**
+   * Topics whose leaders were changed by a hint or an invalidation since their last answer: an answer with the
+   * same (shared, read-only) topic object as the last one is applied in full only for these; for the others it
+   * would write what the list already holds.
+   */
+  private touched = new Set<string>();
+  /** availablePartitions per topic, until its leaders change. */
+  private available = new Map<string, number[]>();
   private brokerIds: number[] = [];
   /** Virtual time of the last successful refresh, -Infinity before the first. */
   lastRefresh = Number.NEGATIVE_INFINITY;
@@ -52,18 +60,26 @@ export class MetadataCache {
     for (const t of res.topics) {
       if (t.errorCode !== 0) {
         if (this.topics.delete(t.name)) changed = true;
+        this.available.delete(t.name);
         continue;
       }
-      if (!this.topics.has(t.name)) changed = true;
+      const before = this.topics.get(t.name);
+      if (!before) changed = true;
+      else if (before === t && !this.touched.has(t.name)) continue; // the same answer as last time
       this.topics.set(t.name, t);
+      this.touched.delete(t.name);
+      this.available.delete(t.name);
       let list = this.leaders.get(t.name);
       if (!list) this.leaders.set(t.name, (list = []));
-      for (const p of t.partitions) {
+      const parts = t.partitions;
+      for (let i = 0; i < parts.length; i++) {
+        const p = parts[i]!;
         const known = list[p.partition];
         // Never go back to an older epoch (a stale broker's answer).
         if (known && known.leaderEpoch > p.leaderEpoch) continue;
         if (!known || p.leaderEpoch > known.leaderEpoch) changed = true;
-        list[p.partition] = { leader: p.leader, leaderEpoch: p.leaderEpoch };
+        // The answer's partition has the leader and epoch (answers are read-only, entries are replaced).
+        list[p.partition] = p;
       }
     }
     this.equivalentResponses = changed ? 0 : this.equivalentResponses + 1;
@@ -114,15 +130,22 @@ export class MetadataCache {
     let list = this.leaders.get(topic);
     if (!list) this.leaders.set(topic, (list = []));
     const known = list[partition];
-    if (!known || hint.leaderEpoch > known.leaderEpoch)
+    if (!known || hint.leaderEpoch > known.leaderEpoch) {
       list[partition] = { leader: hint.leaderId, leaderEpoch: hint.leaderEpoch };
+      this.touched.add(topic);
+      this.available.delete(topic);
+    }
   }
 
   /** Forget a partition's leader (after NOT_LEADER without a hint). */
   invalidate(topic: string, partition: number): void {
     const list = this.leaders.get(topic);
     const known = list?.[partition];
-    if (list && known) list[partition] = { leader: -1, leaderEpoch: known.leaderEpoch };
+    if (list && known) {
+      list[partition] = { leader: -1, leaderEpoch: known.leaderEpoch };
+      this.touched.add(topic);
+      this.available.delete(topic);
+    }
   }
 
   partitionCount(topic: string): number | undefined {
@@ -137,11 +160,14 @@ export class MetadataCache {
     return this.leaders.get(topic)?.[partition];
   }
 
-  /** Partitions of the topic whose leader is known (Java's "available partitions"). */
-  availablePartitions(topic: string): number[] {
+  /** Partitions of the topic whose leader is known (Java's "available partitions"; read-only, kept until they change). */
+  availablePartitions(topic: string): readonly number[] {
+    let out = this.available.get(topic);
+    if (out) return out;
     const n = this.partitionCount(topic) ?? 0;
-    const out: number[] = [];
+    out = [];
     for (let p = 0; p < n; p++) if ((this.leader(topic, p)?.leader ?? -1) >= 0) out.push(p);
+    this.available.set(topic, out);
     return out;
   }
 

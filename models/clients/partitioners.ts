@@ -5,8 +5,8 @@
 // (clients-and-groups.md §4). librdkafka's default `consistent_random` partitioner goes to
 // `crc32(key) % partition_cnt` for a non-empty key (src/rdkafka_msg.c, `rd_kafka_msg_partitioner_consistent`),
 // so the same key usually lands on a different partition than with a Java producer.
-// Null-key stickiness (KIP-794 in Java, sticky.partitioning.linger.ms in librdkafka) is the producer's job,
-// not this file's: it needs batch state and a random stream.
+// Null-key stickiness (KIP-794 in Java, sticky.partitioning.linger.ms in librdkafka) is the producer's job (it
+// needs batch state and a random stream); the choice of the next sticky partition is here.
 
 const MURMUR2_SEED = 0x9747b28c;
 const MURMUR2_M = 0x5bd1e995;
@@ -101,4 +101,40 @@ export function librdkafkaConsistentRandomPartition(
   checkPartitionCount(numPartitions);
   if (key == null || key.length === 0) return randomPartition(numPartitions);
   return crc32(key) % numPartitions;
+}
+
+/**
+ * The next sticky partition for keyless records (KIP-794's switch): uniformly, by `draw` in [0, 1), one of the
+ * partitions with a known leader (`available`, ascending) other than `current`, or of all `count` partitions
+ * when none has a known leader. The same choice as picking from a copy of the list without `current`, without
+ * the copy (the producer makes it at every batch switch).
+ */
+export function nextStickyPartition(
+  available: readonly number[],
+  count: number,
+  current: number | undefined,
+  draw: number,
+): number {
+  if (available.length === 0) {
+    const except = current !== undefined && count > 1 && current < count ? current : -1;
+    const k = Math.floor(draw * (except >= 0 ? count - 1 : count));
+    return except >= 0 && k >= except ? k + 1 : k;
+  }
+  const j = current !== undefined && available.length > 1 ? sortedIndexOf(available, current) : -1;
+  const k = Math.floor(draw * (j >= 0 ? available.length - 1 : available.length));
+  return available[j >= 0 && k >= j ? k + 1 : k]!;
+}
+
+/** Index of `value` in an ascending list, -1 when absent. */
+function sortedIndexOf(list: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = list[mid]!;
+    if (v === value) return mid;
+    if (v < value) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }

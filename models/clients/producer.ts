@@ -28,7 +28,7 @@ import {
 } from './config.ts';
 import { MetadataCache } from './metadata-cache.ts';
 import { MetadataRefresh } from './metadata-refresh.ts';
-import { javaKeyPartition, librdkafkaConsistentPartition } from './partitioners.ts';
+import { javaKeyPartition, librdkafkaConsistentPartition, nextStickyPartition } from './partitioners.ts';
 
 /** Record batch header size in bytes (Kafka's v2 RecordBatch header). */
 const BATCH_OVERHEAD = 61;
@@ -333,10 +333,12 @@ export class Producer extends SimNode {
     if (!expired) return s.partition;
     const available = this.metadata.availablePartitions(topic);
     const all = this.metadata.partitionCount(topic) ?? 1;
-    const candidates = available.length > 0 ? available : [...Array(all).keys()];
-    const others = s && candidates.length > 1 ? candidates.filter((p) => p !== s.partition) : candidates;
-    const partition = this.random('partitioner').pick(others);
-    this.sticky.set(topic, { partition, bytes: 0, since: this.sim.now });
+    const partition = nextStickyPartition(available, all, s?.partition, this.random('partitioner').next());
+    if (s) {
+      s.partition = partition;
+      s.bytes = 0;
+      s.since = this.sim.now;
+    } else this.sticky.set(topic, { partition, bytes: 0, since: this.sim.now });
     return partition;
   }
 
