@@ -5,6 +5,7 @@
 import type { BrokerCore } from '../../../models/broker/broker-core.ts';
 import { type BrokerConfig, brokerDefaults } from '../../../models/broker/config.ts';
 import { ControllerChannel } from '../../../models/broker/controller-channel.ts';
+import type { PartitionReplica } from '../../../models/broker/partition-replica.ts';
 import { ReplicaManager } from '../../../models/broker/replica-manager.ts';
 import type { MetadataImage, PartitionRegistration } from '../../../models/metadata/index.ts';
 import { type NodeId, type RequestOutcome, Simulation, type Timer } from '../../../models/sim/index.ts';
@@ -157,6 +158,8 @@ export interface ManagedBroker {
   woken: string[];
   followed: string[];
   roleChanges: string[];
+  /** Told of every change of a replica's role, leader, epoch, ISR or replicas (the broker tells its fetcher). */
+  onReplicaChanged: ((r: PartitionReplica) => void) | undefined;
   /** Applies `spec` as the broker's next image (a metadata replay). */
   apply(spec: ImageSpec): void;
 }
@@ -174,6 +177,7 @@ export function managedBroker(brokerId: number, spec?: ImageSpec): ManagedBroker
     follow: (r) => followed.push(r.key),
     onPartitionChanged: () => {},
     onRoleChange: (r) => roleChanges.push(`${r.key}=${r.role}`),
+    replicaChanged: (r) => b.onReplicaChanged?.(r),
   });
   const b: ManagedBroker = {
     core,
@@ -182,6 +186,7 @@ export function managedBroker(brokerId: number, spec?: ImageSpec): ManagedBroker
     woken,
     followed,
     roleChanges,
+    onReplicaChanged: undefined,
     apply(s) {
       const before = core.image;
       core.image = imageOf(s);

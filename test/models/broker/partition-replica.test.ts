@@ -42,6 +42,11 @@ class Host implements ReplicaHost {
   onHighWatermark(): void {
     this.hwNotices++;
   }
+  /** What the replica told of its changes (role, leader, epoch, ISR, pending ISR, replicas). */
+  replicaChanges = 0;
+  onReplicaChanged(): void {
+    this.replicaChanges++;
+  }
 }
 
 /** A log of `records` single-record batches in epoch 3. */
@@ -333,8 +338,10 @@ describe('PartitionReplica: ISR changes', () => {
     const r = leader(host, { replicas: [1, 2, 3, 4], isr: [1, 4], records: 10 });
     r.onFollowerFetch(4, 10);
     expect(r.log.highWatermark).toBe(10);
+    const changes = host.replicaChanges;
     r.onFollowerFetch(3, 10);
     expect(r.pendingIsr).toEqual([1, 3, 4]);
+    expect(host.replicaChanges).toBe(changes + 1); // the pending ISR is news to the host
     expect(host.emitted).toEqual([
       {
         kind: 'broker.alter-isr',
@@ -360,6 +367,7 @@ describe('PartitionReplica: ISR changes', () => {
     expect(r.isr).toEqual([1, 3, 4]);
     expect(r.partitionEpoch).toBe(6);
     expect(r.pendingIsr).toBeUndefined();
+    expect(host.replicaChanges).toBe(changes + 3); // the pending ISR cleared, the new ISR
     r.onFollowerFetch(2, 10);
     expect(r.pendingIsr).toEqual([1, 2, 3, 4]);
   });

@@ -31,7 +31,7 @@ const SPEC: ImageSpec = {
 interface Follower {
   b: ManagedBroker;
   fetcher: ReplicaFetcher;
-  /** Applies an image and hands newly followed replicas to the fetcher, as the broker does. */
+  /** Applies an image and hands newly followed replicas to the fetcher, as the broker does (and changed ones). */
   apply(spec: ImageSpec): void;
 }
 
@@ -39,6 +39,7 @@ function follower(spec: ImageSpec = SPEC, logs: Record<string, PartitionLog> = {
   const b = managedBroker(2);
   for (const [key, log] of Object.entries(logs)) b.logs.set(key, log);
   const fetcher = new ReplicaFetcher(b.core, b.rm);
+  b.onReplicaChanged = (r) => fetcher.changed(r);
   const f: Follower = {
     b,
     fetcher,
