@@ -6,6 +6,7 @@
 //
 //   node --import tsx scripts/fidelity-runs.ts [--seeds 50] [--sweep-seeds 20] [--out docs/fidelity-runs.json]
 //   node --import tsx scripts/fidelity-runs.ts --workflow-a    (workflow A's tables only, computed afresh)
+//   node --import tsx scripts/fidelity-runs.ts --sources       (workflow B's and KAFKA-10533's tables, afresh)
 //
 // Deterministic: the same command writes the same file (the runs are virtual time; nothing depends on the
 // machine). About 5 minutes on one loaded core, most of it the ingest scenario.
@@ -14,7 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BrokerConfig } from '../models/broker/index.ts';
-import { runScenarioAsync, shippedScenarioFile } from '../src/scenario/index.ts';
+import { runScenarioAsync, type ScenarioResult, shippedScenarioFile } from '../src/scenario/index.ts';
 import { workflowA } from '../test/models/balancer/workflow-a.ts';
 
 export interface Series {
@@ -43,13 +44,22 @@ export function refreshSet(ms: number): string[] {
   return [`clients.groups.0.config["${REFRESH_KEY}"]=${ms}`];
 }
 
+/** One run of a shipped scenario. */
+export async function runScenario(
+  scenario: string,
+  seed: number,
+  set: readonly string[] = [],
+): Promise<ScenarioResult> {
+  return runScenarioAsync(shippedScenarioFile(scenario) ?? scenario, { seed, set });
+}
+
 /** One run's metrics. */
 export async function runOnce(
   scenario: string,
   seed: number,
   set: readonly string[],
 ): Promise<Record<string, number | null>> {
-  const r = await runScenarioAsync(shippedScenarioFile(scenario) ?? scenario, { seed, set });
+  const r = await runScenario(scenario, seed, set);
   // A failed expectation (e.g. the 9 s bound with a longer refresh interval) is data; a run that stopped is not.
   if (r.error) throw new Error(`${scenario} seed ${seed} ${set.join(' ')} stopped: ${r.error}`);
   return r.metrics as Record<string, number | null>;
@@ -208,6 +218,56 @@ export function walExperimentTable(a1: MoveShape, wal: MoveShape): string[] {
   ];
 }
 
+/** What a shipped scenario's expectation measured, by its name (throws if the scenario has no such expectation). */
+function measured(r: ScenarioResult, name: string): unknown {
+  const e = r.expectations.find((x) => x.name === name);
+  if (!e) throw new Error(`${r.scenario} has no expectation named '${name}'`);
+  return e.actual;
+}
+
+const cells = (rows: unknown): string =>
+  (rows as unknown[][]).map((row) => row.map(String).join(', ')).join('; ');
+
+/** Workflow B: the bend-ingest guide's figures beside a run of bend-ingest-partition-expansion. */
+export function workflowBTable(r: ScenarioResult): string[] {
+  const perWorker = measured(r, 'about 2 partitions per worker') as [
+    { minPerWorker: number },
+    { maxPerWorker: number },
+  ];
+  const perPartition = (measured(r, 'per partition: 16250 rows on 0 and 1, 11250 on 2-7') as unknown[][]).map(
+    (row) => `${row[0]}: ${row[1]}`,
+  );
+  const lag = measured(r, 'lag 0 on partitions 0-7') as { lag: number };
+  const rows = measured(r, 'bend_ingest_kafka_ingest_rows_total 100000') as { rowsTotal: number };
+  const errors = measured(r, 'bend_ingest_kafka_ingest_errors_total 0') as { errorsTotal: number };
+  return [
+    `| figure | real (the guide) | simulated (seed ${r.seed}) |`,
+    '| --- | --- | --- |',
+    `| alter -> new assignment covers partitions 0-7 | within 30 s | ${sec(r.metrics.alterToCoveredMs!)} s |`,
+    `| partitions per worker after the expansion | about 2 | ${perWorker[0].minPerWorker} to ${perWorker[1].maxPerWorker} |`,
+    `| total_rows, distinct_sequences, min_sequence, max_sequence | 100000, 100000, 0, 99999 | ${cells(measured(r, 'totals: 100000 rows, 100000 distinct sequences, min 0, max 99999 (no loss, no duplicates)'))} |`,
+    `| rows per partition | 0: 16250, 1: 16250, 2-7: 11250 each | ${perPartition.join(', ')} |`,
+    `| lag on partitions 0-7 | 0 | ${lag.lag} |`,
+    `| bend_ingest_kafka_ingest_rows_total, ingest_errors_total | 100000, 0 | ${rows.rowsTotal}, ${errors.errorsTotal} |`,
+  ];
+}
+
+export const KRAFT_FLUSH_OFF = ['cluster.configs.kafkasim.raft.flush.enable=false'];
+
+/** KAFKA-10533: kraft-flush with the flush guarantees (the default) and without them. */
+export function kraftFlushTable(on: ScenarioResult, off: ScenarioResult): string[] {
+  const invariant = (r: ScenarioResult) =>
+    r.error ? `${/invariant (\w+) violated/.exec(r.error)?.[1] ?? r.error} violated` : 'all held';
+  const counter = (r: ScenarioResult) =>
+    `${r.metrics['counter.acknowledged']} acknowledged, ${r.metrics['counter.committed']} committed`;
+  return [
+    '| figure | real (KAFKA-10533) | simulated, flush on (default) | simulated, flush off |',
+    '| --- | --- | --- | --- |',
+    `| Raft invariants through leader kills and a power loss (seed ${on.seed}) | hold with the flush calls; MonotonicHighWatermark fails without them | ${invariant(on)} | ${invariant(off)} |`,
+    `| the append counter when the run ends or stops | every acknowledged record kept | ${counter(on)} | ${counter(off)} |`,
+  ];
+}
+
 async function main(): Promise<void> {
   const arg = (name: string, fallback: string) => {
     const i = process.argv.indexOf(name);
@@ -218,6 +278,13 @@ async function main(): Promise<void> {
     console.log(workflowATable(a1, workflowAShape('A2')).join('\n'));
     console.log();
     console.log(walExperimentTable(a1, workflowAShape('A1', 1, WAL_EXPERIMENT)).join('\n'));
+    return;
+  }
+  if (process.argv.includes('--sources')) {
+    console.log(workflowBTable(await runScenario('bend-ingest-partition-expansion', 1)).join('\n'));
+    console.log();
+    const on = await runScenario('kraft-flush', 1);
+    console.log(kraftFlushTable(on, await runScenario('kraft-flush', 1, KRAFT_FLUSH_OFF)).join('\n'));
     return;
   }
   const seeds = Array.from({ length: Number(arg('--seeds', '50')) }, (_, i) => i + 1);

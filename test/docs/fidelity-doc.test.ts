@@ -1,31 +1,37 @@
 // docs/fidelity.md states simulated numbers beside the source documents' ones; this keeps them true. The tables
 // between `<!-- fidelity:NAME -->` markers must be what scripts/fidelity-runs.ts makes of docs/fidelity-runs.json
 // (every run's values), the first seed of each of those runs must replay to the same values, and workflow A's
-// figures (with and without the WAL latency experiment) are recomputed from fresh runs.
+// figures (with and without the WAL latency experiment), workflow B's and KAFKA-10533's are recomputed from fresh
+// runs. README.md repeats the expansion table; it is checked too.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   EXPANSIONS,
   type FidelityRuns,
+  KRAFT_FLUSH_OFF,
+  kraftFlushTable,
   REFRESH_VALUES,
   refreshSet,
   runOnce,
+  runScenario,
   tables,
   WAL_EXPERIMENT,
   walExperimentTable,
   workflowAShape,
   workflowATable,
+  workflowBTable,
 } from '../../scripts/fidelity-runs.ts';
 
 const doc = readFileSync(new URL('../../docs/fidelity.md', import.meta.url), 'utf8');
+const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 const runs = JSON.parse(
   readFileSync(new URL('../../docs/fidelity-runs.json', import.meta.url), 'utf8'),
 ) as FidelityRuns;
 
 /** The table rows between the markers (header and separator left out when `body`). */
-function block(name: string, body = true): string[] {
-  const [, rest] = doc.split(`<!-- fidelity:${name} -->`);
-  expect(rest, `docs/fidelity.md has no <!-- fidelity:${name} --> block`).toBeDefined();
+function block(name: string, body = true, text = doc): string[] {
+  const [, rest] = text.split(`<!-- fidelity:${name} -->`);
+  expect(rest, `no <!-- fidelity:${name} --> block`).toBeDefined();
   const lines = rest!.split(`<!-- /fidelity:${name} -->`)[0]!.trim().split('\n');
   return body ? lines.slice(2) : lines;
 }
@@ -34,6 +40,7 @@ describe('docs/fidelity.md', () => {
   it('the expansion distributions are those of the runs (50 seeds each)', () => {
     for (const s of runs.expansions) expect(s.seeds).toHaveLength(50);
     expect(block('expansions')).toEqual(tables(runs).expansions);
+    expect(block('expansions', true, readme), 'README.md').toEqual(tables(runs).expansions);
   });
 
   it('the refresh-interval sweep is that of the runs, one row per interval', () => {
@@ -47,18 +54,26 @@ describe('docs/fidelity.md', () => {
     expect(typed.every((v) => v !== null && v < 30_000)).toBe(true);
   });
 
-  it('the runs replay: the first seed gives the recorded values', async () => {
+  it("the runs replay: the first seed gives the recorded values, and workflow B's figures are seed 1's", async () => {
     for (const e of EXPANSIONS) {
       const s = runs.expansions.find((x) => x.scenario === e.scenario)!;
-      const got = await runOnce(e.scenario, s.seeds[0]!, s.set);
-      expect([got[e.typed], got[e.applied]], `${e.scenario} seed ${s.seeds[0]}`).toEqual([
+      const r = await runScenario(e.scenario, s.seeds[0]!, s.set);
+      expect([r.metrics[e.typed], r.metrics[e.applied]], `${e.scenario} seed ${s.seeds[0]}`).toEqual([
         s.values[e.typed]![0],
         s.values[e.applied]![0],
       ]);
+      if (e.scenario === 'bend-ingest-partition-expansion')
+        expect(block('workflow-b', false)).toEqual(workflowBTable(r));
     }
     const first = runs.refreshSweep.series[0]!;
     const got = await runOnce('group-partition-expansion', first.seeds[0]!, refreshSet(REFRESH_VALUES[0]!));
     expect(got.appliedToAssignedMs).toBe(first.values.appliedToAssignedMs![0]);
+  }, 600_000);
+
+  it('the KAFKA-10533 figures are those of kraft-flush with the flush guarantees on and off', async () => {
+    const on = await runScenario('kraft-flush', 1);
+    const off = await runScenario('kraft-flush', 1, KRAFT_FLUSH_OFF);
+    expect(block('kraft-flush', false)).toEqual(kraftFlushTable(on, off));
   }, 600_000);
 
   it("workflow A's simulated figures, and those of the WAL latency experiment, are those of fresh runs", () => {
