@@ -101,6 +101,30 @@ describe('trace event stream (SSE)', () => {
     expect(trace.every((e) => e.node === 'broker-1')).toBe(true);
   });
 
+  it('filters by several kind prefixes, separated by commas (the web UI asks for the control plane only)', async () => {
+    const { events } = await readEvents(
+      `${server.url}/sim/trace/stream?kind=node.start,node.crash`,
+      2,
+      () => {
+        void fetch(`${server.url}/sim/faults/restart-broker`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ broker_id: 1 }),
+        });
+      },
+    );
+    const trace = events.filter((e) => e.event === 'trace').map((e) => JSON.parse(e.data));
+    expect(trace.map((e) => e.kind)).toEqual(['node.crash', 'node.start']);
+    const jsonl = await (await fetch(`${server.url}/sim/trace.jsonl?kind=node.start,node.crash`)).text();
+    const kinds = new Set(
+      jsonl
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l).kind),
+    );
+    expect(kinds).toEqual(new Set(['node.crash', 'node.start']));
+  });
+
   it('refuses a bad query with the error body', async () => {
     const res = await fetch(`${server.url}/sim/trace/stream?limit=0`);
     expect(res.status).toBe(400);

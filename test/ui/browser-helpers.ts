@@ -1,6 +1,6 @@
 // Helpers for the web UI's browser tests: a served simulation with the UI built, and Debian's Chromium through
 // playwright-core with the same flags as the report tests.
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,20 @@ export function buildUiOnce(): Promise<unknown> {
   const script = '../../scripts/build-ui.mjs';
   built ??= import(script).then((m: { buildUi: () => Promise<string> }) => m.buildUi());
   return built;
+}
+
+const SCENARIOS = new URL('../../scenarios/', import.meta.url);
+
+/** A shipped scenario served as a lesson (what `kafkasim ui NAME` serves). */
+export function lessonWorld(name: string): WorldOptions {
+  return {
+    scenario: {
+      text: readFileSync(new URL(`${name}.yaml`, SCENARIOS), 'utf8'),
+      name: `${name}.yaml`,
+      baseDir: fileURLToPath(SCENARIOS),
+    },
+    lesson: true,
+  };
 }
 
 export async function serve(

@@ -1,24 +1,10 @@
 // The A2 lesson (AutoMQ self-balancing on 5 brokers, workflow A) in headless Chromium: play pauses at each step
 // with the step's note shown; played on, the partition grid turns into the hotspot (every partition led by
 // broker 2), then the balancer's moves spread the leaders again, and the balancer panel and the event log say so.
-import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningServer } from '../../src/api/server.ts';
-import { haveChromium, launch, openUi, serve, shot, until } from './browser-helpers.ts';
-
-const SCENARIOS = new URL('../../scenarios/', import.meta.url);
-
-export function lessonWorld(name: string) {
-  return {
-    scenario: {
-      text: readFileSync(new URL(`${name}.yaml`, SCENARIOS), 'utf8'),
-      name: `${name}.yaml`,
-      baseDir: SCENARIOS.pathname,
-    },
-    lesson: true,
-  };
-}
+import { haveChromium, launch, lessonWorld, openUi, serve, shot, until } from './browser-helpers.ts';
 
 const TOPIC = 'continuous-self-balancing-topic';
 

@@ -2,6 +2,25 @@
 // are markers on the timeline. Kinds this file does not know are shown as their kind and fields (with "all").
 import type { TraceEvent } from './model.ts';
 
+/**
+ * The kinds the page asks the server for (the live stream's and the download's `kind` prefixes): what this file
+ * explains, and nothing of the data plane's per-request traffic, which would cost the server a serialisation
+ * per event and the page a parse, for lines it does not show by default.
+ */
+export const STREAM_KINDS = [
+  'node.',
+  'controller.',
+  'raft.',
+  'balancer.',
+  'group.',
+  'fault.',
+  'net.slow',
+  'ingest.batch-lost',
+  'invariant.',
+  'lesson.',
+  'scenario.',
+].join(',');
+
 export type Category = 'fault' | 'move' | 'election' | 'rebalance' | 'balancer' | 'lesson' | 'other';
 
 export interface Described {

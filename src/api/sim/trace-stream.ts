@@ -26,7 +26,8 @@ export const SSE_LIMITS: Readonly<SseLimits> = {
 
 interface Client {
   raw: ServerResponse;
-  prefix: string | undefined;
+  /** The kind prefixes it wants (any of them); undefined for every event. */
+  prefixes: readonly string[] | undefined;
   dropped: number;
   /** Wall time (performance.now) at which its buffer filled up; undefined while it keeps up. */
   stalledSince: number | undefined;
@@ -67,7 +68,7 @@ export class TraceStreams {
   }
 
   /** Serves a hijacked response as an event stream until it closes. */
-  add(raw: ServerResponse, prefix: string | undefined): void {
+  add(raw: ServerResponse, prefixes: readonly string[] | undefined): void {
     raw.writeHead(200, {
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-cache',
@@ -77,7 +78,7 @@ export class TraceStreams {
     raw.write(': kafkasim trace stream\nretry: 1000\n\n');
     const client: Client = {
       raw,
-      prefix,
+      prefixes,
       dropped: 0,
       stalledSince: undefined,
       lastKeepalive: performance.now(),
@@ -127,7 +128,7 @@ export class TraceStreams {
   private onEvent(e: TraceEvent): void {
     let text: string | undefined;
     for (const c of this.clients) {
-      if (c.prefix !== undefined && !e.kind.startsWith(c.prefix)) continue;
+      if (c.prefixes !== undefined && !c.prefixes.some((p) => e.kind.startsWith(p))) continue;
       text ??= `event: trace\ndata: ${JSON.stringify(e)}\n\n`;
       this.write(c, text);
     }

@@ -11,10 +11,20 @@ const query = {
   type: 'object',
   additionalProperties: false,
   properties: {
-    kind: { type: 'string', maxLength: 200, description: 'only events whose kind starts with this' },
+    kind: {
+      type: 'string',
+      maxLength: 400,
+      description:
+        'only events whose kind starts with this; several prefixes separated by commas (e.g. controller.,raft.)',
+    },
     limit: { type: 'integer', minimum: 1, maximum: 1_000_000 },
   },
 };
+
+/** The kind prefixes a `kind` query names (comma-separated); undefined for every event. */
+function kindPrefixes(kind: string | undefined): string[] | undefined {
+  return kind === undefined ? undefined : kind.split(',');
+}
 
 const streamsByApp = new WeakMap<FastifyInstance, TraceStreams>();
 
@@ -55,7 +65,7 @@ export function registerTraceRoutes(
           message: `Too Many Requests: at most ${SSE_LIMITS.maxClients} trace streams at once`,
         });
       reply.hijack();
-      streams.add(reply.raw, req.query.kind);
+      streams.add(reply.raw, kindPrefixes(req.query.kind));
     },
   );
 
@@ -72,7 +82,9 @@ export function registerTraceRoutes(
     },
     async (req: FastifyRequest<{ Querystring: { kind?: string; limit?: number } }>, reply: FastifyReply) => {
       const sim = ctx.host.sim;
-      let events = sim.trace.recent(req.query.kind);
+      const prefixes = kindPrefixes(req.query.kind);
+      let events = sim.trace.recent();
+      if (prefixes) events = events.filter((e) => prefixes.some((p) => e.kind.startsWith(p)));
       if (req.query.limit !== undefined) events = events.slice(-req.query.limit);
       const text = events.map((e) => `${JSON.stringify(e)}\n`).join('');
       return reply
