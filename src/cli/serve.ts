@@ -81,7 +81,7 @@ export const UI_USAGE = `Usage: kafkasim ui [scenario.yaml | shipped-scenario-na
 Starts \`kafkasim serve\` with its web UI and prints the URL to open: a live view of the cluster, the partitions,
 the consumer groups, the auto-balancer and the Lake; play, pause, step, speed, a scrubbable timeline, branches; faults
 and admin by clicking. With a scenario, its timeline becomes a guided lesson (a pause at each step). It starts
-paused; every serve option applies (kafkasim serve --help). Teaching with it: docs/teaching.md.
+paused; every serve option applies (kafkasim serve --help). Teaching with it: docs/ui.md.
 `;
 
 /** \`kafkasim ui\`: serve, paused, with the scenario as a lesson, printing the UI's URL first. */

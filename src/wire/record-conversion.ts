@@ -7,11 +7,8 @@ import { withOffsets, writeBatch } from './codec/record-batch.ts';
 
 const served = new WeakMap<RecordBatch, Buffer>();
 
-/**
- * The bytes a fetch returns for a stored batch (built once per batch: stored batches never change). A batch the model
- * made is stamped with its append time on the simulation's wall clock (`startTime`, epoch ms at virtual time 0).
- */
-export function batchBytes(b: RecordBatch, startTime: number): Buffer {
+/** The bytes a fetch returns for a stored batch (built once per batch: stored batches never change). */
+export function batchBytes(b: RecordBatch): Buffer {
   let out = served.get(b);
   if (out) return out;
   if (b.encoded) out = withOffsets(b.encoded, b.baseOffset, b.partitionLeaderEpoch);
@@ -24,7 +21,7 @@ export function batchBytes(b: RecordBatch, startTime: number): Buffer {
       writeBatch({
         baseOffset: b.baseOffset,
         partitionLeaderEpoch: b.partitionLeaderEpoch,
-        baseTimestamp: startTime + b.appendTime,
+        baseTimestamp: b.appendTime,
         producerId: b.producerId,
         producerEpoch: b.producerEpoch,
         baseSequence: b.baseSequence,
@@ -41,10 +38,10 @@ const text = (s: string | null): Buffer | null => (s === null ? null : Buffer.fr
 const EMPTY = Buffer.alloc(0);
 
 /** A fetched partition's records field: its batches back to back (empty, not null, when there are none). */
-export function recordsOf(batches: readonly RecordBatch[], startTime: number): Buffer {
+export function recordsOf(batches: readonly RecordBatch[]): Buffer {
   if (batches.length === 0) return EMPTY;
-  if (batches.length === 1) return batchBytes(batches[0]!, startTime);
-  return Buffer.concat(batches.map((b) => batchBytes(b, startTime)));
+  if (batches.length === 1) return batchBytes(batches[0]!);
+  return Buffer.concat(batches.map(batchBytes));
 }
 
 export function recordDataOf(key: Buffer | null, value: Buffer | null): RecordData {

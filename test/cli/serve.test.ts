@@ -18,7 +18,11 @@ interface Served {
 }
 
 async function serve(...args: string[]): Promise<Served> {
-  const child = spawnKafkasim(['serve', '--port', '0', ...args], {
+  return spawnServer(['serve', '--port', '0', ...args]);
+}
+
+async function spawnServer(argv: string[]): Promise<Served> {
+  const child = spawnKafkasim(argv, {
     stdio: 'pipe',
   }) as ChildProcessWithoutNullStreams;
   let out = '';
@@ -117,6 +121,29 @@ describe('kafkasim serve', () => {
     expect(snap.scenario).toBe('automq-reassign-hotspot');
     expect(snap.brokers.map((b) => b.broker_id)).toEqual([1, 2]);
     expect(snap.workloads).toEqual([expect.objectContaining({ name: 'perf-producer', state: 'created' })]);
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toBe(0);
+  });
+
+  it("kafkasim ui NAME: prints the page's URL first, serves the shipped scenario as a lesson, paused", async () => {
+    const s = await spawnServer(['ui', 'broker-failure-rf3', '--port', '0', '--seed', '3', '--token', 't k']);
+    const first = s.stdout().split('\n')[0]!;
+    expect(first).toMatch(/^kafkasim ui: open http:\/\/127\.0\.0\.1:\d+\/#token=t%20k$/);
+    expect(first).toContain(s.url);
+    const auth = { headers: { authorization: 'Bearer t k' } };
+    const snap = (await (await fetch(`${s.url}/sim/snapshot`, auth)).json()) as {
+      seed: string;
+      clock: { paused: boolean };
+      lesson: { scenario: string; next: number; steps: unknown[] } | null;
+    };
+    expect(snap.seed).toBe('3');
+    expect(snap.clock.paused).toBe(true);
+    expect(snap.lesson).toMatchObject({ scenario: 'broker-failure-rf3', next: 0 });
+    expect(snap.lesson!.steps).toHaveLength(9);
+    // The page itself needs no token (it carries no state); it is the built UI.
+    const page = await fetch(`${s.url}/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<script src="/ui/app.js"></script>');
     s.child.kill('SIGTERM');
     expect(await s.exit).toBe(0);
   });

@@ -12,7 +12,7 @@ import { type RunningServer, startServer } from '../../src/api/server.ts';
 export const CHROMIUM = '/usr/bin/chromium';
 export const haveChromium = existsSync(CHROMIUM);
 export const ARTIFACTS = fileURLToPath(new URL('../../test-artifacts/', import.meta.url));
-/** Screenshots for docs/teaching.md are written there when KAFKASIM_SCREENSHOTS=1. */
+/** Screenshots for the README and docs/ui.md are written there when KAFKASIM_SCREENSHOTS=1. */
 export const DOC_IMAGES = fileURLToPath(new URL('../../docs/img/', import.meta.url));
 
 let built: Promise<unknown> | undefined;
@@ -114,11 +114,14 @@ export async function until(page: Page, what: string, check: () => Promise<boole
   }
 }
 
-/** A full-page screenshot into test-artifacts/; with KAFKASIM_SCREENSHOTS=1 also into docs/img/ (the README's). */
-export async function shot(page: Page, name: string) {
+/**
+ * A full-page screenshot into test-artifacts/; one the documentation shows (`doc`) is also copied into docs/img/
+ * with KAFKASIM_SCREENSHOTS=1, so the README's pictures are what the tests saw (docs/ui.md says how).
+ */
+export async function shot(page: Page, name: string, options: { doc?: boolean } = {}) {
   const file = join(ARTIFACTS, `ui-${name}.png`);
   await page.screenshot({ path: file, fullPage: true });
-  if (process.env.KAFKASIM_SCREENSHOTS === '1') {
+  if (options.doc && process.env.KAFKASIM_SCREENSHOTS === '1') {
     mkdirSync(DOC_IMAGES, { recursive: true });
     copyFileSync(file, join(DOC_IMAGES, `ui-${name}.png`));
   }

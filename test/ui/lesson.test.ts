@@ -69,7 +69,7 @@ describe.skipIf(!haveChromium)('a lesson in headless Chromium', () => {
     expect(log).toMatch(/balancer moves \d+: 2->\d/);
     expect(await page.locator('#balancer .load-row').count()).toBe(5);
     expect(await page.locator('#balancer .decisions li').count()).toBeGreaterThan(0);
-    await shot(page, 'lesson-balanced');
+    await shot(page, 'lesson-balanced', { doc: true });
     await page.click('#play'); // pause
     expect(errors).toEqual([]);
     await page.close();

@@ -94,7 +94,8 @@ describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {
     await until(page, 'the log explaining the fence and the elections', async () => {
       const text = await page.textContent('#log');
       return (
-        /broker 1 fenced: no heartbeat/.test(text ?? '') && /leader 1 -> \d \(from ISR\)/.test(text ?? '')
+        /broker 1 fenced: no heartbeat for \d+\.\d s; \d+ partition\(s\) change/.test(text ?? '') &&
+        /leader 1 -> \d \(from ISR\), ISR \[[\d,]+\]: a broker fenced \(no heartbeat\)/.test(text ?? '')
       );
     });
     const after = await view(page);
@@ -139,7 +140,7 @@ describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {
     await page.click('#play');
     await until(page, 'broker 3 fenced', async () => (await brokerWord(3)) === 'fenced · isolated');
     await page.click('#play'); // pause
-    await shot(page, 'isolated');
+    await shot(page, 'isolated', { doc: true });
 
     // Cut the network in two: each node says its side, the caption names them; heal all.
     await page.fill('#cut-groups', '0,1|2,3');
@@ -247,7 +248,7 @@ describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {
     expect(diffs).toBeGreaterThan(0);
     const hashRow = page.locator('#compare tr', { hasText: 'trace hash' });
     expect(await hashRow.getAttribute('class')).toBe('diff');
-    await shot(page, 'compare');
+    await shot(page, 'compare', { doc: true });
     expect(errors).toEqual([]);
     await page.close();
     await own.close();

@@ -5,7 +5,7 @@ const HINTS: Record<string, Record<string, string>> = {
     '*': 'Watch the crashed broker turn red, then (after broker.session.timeout.ms) fenced: its partitions get new leaders from their ISR in the partition grid, and the log says why.',
   },
   'isr-shrink-acks': {
-    '*': 'Watch the ISR column in the partition tooltips and the dashed borders: a slow follower drops out of the ISR; acks=all still succeeds while the ISR has min.insync.replicas members.',
+    '*': 'Watch the partition cell: its border turns dashed when a follower leaves the ISR (hover for replicas and ISR), and the producer panel: acks=all keeps being acknowledged while the ISR has min.insync.replicas members, and collects produceErrors once it has fewer.',
   },
   'acks1-leader-loss': {
     '*': 'acks=1: the leader answers before its followers have the records. When it crashes, a follower that had not caught up becomes leader, and what only the old leader had is gone: compare sent with acknowledged and lost in the workloads panel.',

@@ -12,6 +12,7 @@ import { Timeline } from './timeline.ts';
 import { type Category, describeAny, STREAM_KINDS } from './words.ts';
 
 const POLL_MS = 250;
+const BRANCHES_POLL_MS = 2000;
 const MAX_LOG_LINES = 1500;
 
 interface BranchInfo {
@@ -51,6 +52,8 @@ class App {
   log: LogLine[] = [];
   private logDirty = true;
   private polling = false;
+  private branchesDirty = true;
+  private branchesAt = 0;
   private stream = new AbortController();
   /** Wall time (ms) of the newest animation frames' work, and of the newest snapshot renders: the browser
    * performance test reads them (each list keeps its newest 600). */
@@ -105,6 +108,7 @@ class App {
   async act(what: string, fn: () => Promise<unknown>): Promise<boolean> {
     try {
       await fn();
+      this.branchesDirty = true;
       this.status(`${what}: done`);
       void this.poll();
       return true;
@@ -126,7 +130,17 @@ class App {
     if (this.polling) return;
     this.polling = true;
     try {
-      const [s, b] = await Promise.all([get<Snapshot>('/sim/snapshot'), get<Branches>('/sim/branches')]);
+      // The branches change only by a fork, a switch, a rewind or a change (all of them this page's actions or a
+      // world event) or as the served one runs on: read them every 2 s, or at once after any of those.
+      const wantBranches = this.branchesDirty || performance.now() - this.branchesAt > BRANCHES_POLL_MS;
+      const [s, b] = await Promise.all([
+        get<Snapshot>('/sim/snapshot'),
+        wantBranches ? get<Branches>('/sim/branches') : Promise.resolve(this.branches),
+      ]);
+      if (wantBranches) {
+        this.branchesDirty = false;
+        this.branchesAt = performance.now();
+      }
       this.snapshot = s;
       this.branches = b;
       this.render();
@@ -145,7 +159,10 @@ class App {
       {
         event: (name, data) => {
           if (name === 'trace') this.onTrace(JSON.parse(data) as TraceEvent);
-          else if (name === 'world') void this.reloadHistory();
+          else if (name === 'world') {
+            this.branchesDirty = true;
+            void this.reloadHistory();
+          }
         },
       },
       this.stream.signal,

@@ -36,6 +36,28 @@ const list = (x: unknown) => `[${Array.isArray(x) ? x.join(',') : ''}]`;
 const who = (node: string | undefined) => (node ?? '').replace('-', ' ');
 const leaderText = (id: unknown) => (Number(id) < 0 ? 'none' : String(id));
 
+/** Why the controller changed a partition (the trace's reason), in words. */
+export function reasonText(reason: unknown): string {
+  const r = String(reason);
+  const fixed: Record<string, string> = {
+    reassignment: 'a reassignment',
+    'broker-unfenced': 'a broker back in service',
+    'controlled-shutdown': 'a controlled shutdown',
+    'source-fenced': "the moving replica's broker was fenced",
+    'ElectLeaders:PREFERRED': 'a preferred leader election',
+    'ElectLeaders:UNCLEAN': 'an unclean leader election (asked for)',
+  };
+  if (fixed[r]) return fixed[r]!;
+  let m = /^broker-fenced:(.*)$/.exec(r);
+  if (m) return `a broker fenced (${m[1]!.replace('session-timeout', 'no heartbeat')})`;
+  m = /^AlterPartition:(\d+)$/.exec(r);
+  if (m) return `the leader, broker ${m[1]}, asked (AlterPartition)`;
+  return r;
+}
+
+/** When each broker was last heard from, as the controller's session expiry said (for the fence that follows). */
+const lastHeard = new Map<number, number>();
+
 /** Returns undefined for routine events left out of the log unless "all" is chosen. */
 export function describe(e: TraceEvent): Described | undefined {
   const d = (text: string, category: Category, marker = false): Described => ({ text, category, marker });
@@ -46,17 +68,27 @@ export function describe(e: TraceEvent): Described | undefined {
       return d(`${who(e.node)} stopped`, 'fault', true);
     case 'node.start':
       return e.incarnation === 1 ? undefined : d(`${who(e.node)} restarted`, 'fault', true);
-    case 'controller.session-expired':
+    case 'controller.session-expired': {
+      // lastContactMs is the moment the controller last heard from the broker.
+      const silent = typeof e.lastContactMs === 'number' ? e.t - e.lastContactMs : undefined;
+      if (silent !== undefined) lastHeard.set(Number(e.brokerId), silent);
       return d(
-        `broker ${e.brokerId}: no heartbeat for ${secs(e.lastContactMs)} (session timeout ${secs(e.sessionTimeoutMs)})`,
+        `broker ${e.brokerId}: no heartbeat for ${silent !== undefined ? secs(silent) : 'ever'} (broker.session.timeout.ms ${secs(e.sessionTimeoutMs)})`,
         'fault',
       );
-    case 'controller.fence':
+    }
+    case 'controller.fence': {
+      const silent = lastHeard.get(Number(e.brokerId));
+      const why =
+        e.reason === 'session-timeout'
+          ? `no heartbeat${silent !== undefined ? ` for ${secs(silent)}` : ' within the session timeout'}`
+          : String(e.reason);
       return d(
-        `broker ${e.brokerId} fenced: ${String(e.reason).replace('session-timeout', 'no heartbeat within the session timeout')}; ${e.partitionsChanged} partition(s) change`,
+        `broker ${e.brokerId} fenced: ${why}; ${e.partitionsChanged} partition(s) change`,
         'election',
         true,
       );
+    }
     case 'controller.unfence':
       return d(`broker ${e.brokerId} unfenced (back in service)`, 'election');
     case 'controller.elect': {
@@ -67,14 +99,14 @@ export function describe(e: TraceEvent): Described | undefined {
             ? ' (unclean: not from the ISR, data may be lost)'
             : ' (from ISR)';
       return d(
-        `partition ${tp(e)} leader ${leaderText(e.previousLeader)} -> ${leaderText(e.leader)}${from}, ISR ${list(e.isr)}; ${String(e.reason)}`,
+        `partition ${tp(e)} leader ${leaderText(e.previousLeader)} -> ${leaderText(e.leader)}${from}, ISR ${list(e.isr)}: ${reasonText(e.reason)}`,
         'election',
         true,
       );
     }
     case 'controller.isr':
       return d(
-        `partition ${tp(e)} ISR ${list(e.previousIsr)} -> ${list(e.isr)} (${String(e.reason)})`,
+        `partition ${tp(e)} ISR ${list(e.previousIsr)} -> ${list(e.isr)}: ${reasonText(e.reason)}`,
         'election',
       );
     case 'controller.reassign':
