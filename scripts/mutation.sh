@@ -10,6 +10,8 @@
 # (tools/mutation/package.json), both outside the project's own dependencies, and runs Stryker with that Node.
 # The tests themselves run on the same Node 22 inside Stryker.
 #
+# KAFKASIM_MUTATION_CONCURRENCY=2 runs two test processes (default 1).
+#
 # Modules: partition-log broker-replication broker raft-decisions assignors balancer-goal (default: all but
 # broker, whose full run takes hours: name it to run it).
 set -euo pipefail

@@ -22,9 +22,12 @@ import {
   type MetadataRequest,
   type MetadataResponse,
   type MetadataTopic,
+  type OffsetForLeaderEpochRequest,
+  type OffsetForLeaderEpochResponse,
   type ProduceRequest,
   type ProduceResponse,
 } from '../protocol/index.ts';
+import type { PartitionLog } from '../storage/index.ts';
 import type { BrokerCore } from './broker-core.ts';
 import { appendRecords } from './delayed-produce.ts';
 import type { FetchPurgatory } from './fetch-purgatory.ts';
@@ -103,6 +106,34 @@ export interface ApisParts {
   readonly groupCoordinator: GroupCoordinator;
 }
 
+/**
+ * The first committed record at or after `timestamp` (epoch ms), as UnifiedLog.fetchOffsetByTimestamp finds it for
+ * a consumer: only below the high watermark (Partition.fetchOffsetForTimestamp, READ_UNCOMMITTED), the batch by its
+ * largest timestamp, then the record in it; none found answers offset -1.
+ */
+export function offsetForTimestamp(
+  log: PartitionLog,
+  timestamp: number,
+  startTime: number,
+): { offset: number; timestamp: number; leaderEpoch: number } {
+  const hw = log.highWatermark;
+  for (const b of log.allBatches()) {
+    if (b.baseOffset >= hw) break;
+    if (b.baseOffset + b.count <= log.logStartOffset) continue;
+    const times = b.recordTimestamps;
+    if (!times) {
+      const t = startTime + b.appendTime;
+      if (t >= timestamp) return { offset: b.baseOffset, timestamp: t, leaderEpoch: b.partitionLeaderEpoch };
+      continue;
+    }
+    for (let i = 0; i < times.length && b.baseOffset + i < hw; i++) {
+      if (times[i]! >= timestamp)
+        return { offset: b.baseOffset + i, timestamp: times[i]!, leaderEpoch: b.partitionLeaderEpoch };
+    }
+  }
+  return { offset: -1, timestamp: -1, leaderEpoch: -1 };
+}
+
 export class KafkaApis {
   constructor(
     private readonly core: BrokerCore,
@@ -120,6 +151,8 @@ export class KafkaApis {
         return done(this.handleMetadata(req));
       case 'ListOffsets':
         return done(this.handleListOffsets(req));
+      case 'OffsetForLeaderEpoch':
+        return done(this.handleOffsetForLeaderEpoch(req));
       case 'DescribeConfigs':
         return done(this.handleDescribeConfigs(req));
       default:
@@ -195,8 +228,41 @@ export class KafkaApis {
             offset: -1,
             leaderEpoch: -1,
           };
-        const offset = timestamp === -2 ? r.log.logStartOffset : r.log.highWatermark;
-        return { topic, partition, errorCode: 0, offset, leaderEpoch: r.leaderEpoch };
+        if (timestamp === -1 || timestamp === -2) {
+          const offset = timestamp === -2 ? r.log.logStartOffset : r.log.highWatermark;
+          return { topic, partition, errorCode: 0, offset, leaderEpoch: r.leaderEpoch, timestamp: -1 };
+        }
+        const found = offsetForTimestamp(r.log, timestamp, this.core.sim.startTime);
+        return { topic, partition, errorCode: 0, ...found };
+      }),
+    };
+  }
+
+  /**
+   * ReplicaManager.lastOffsetForLeaderEpoch: answered by the leader only (fetchOnlyFromLeader), after the current
+   * leader epoch check (Partition.getLocalLog: FENCED_LEADER_EPOCH below, UNKNOWN_LEADER_EPOCH above).
+   */
+  private handleOffsetForLeaderEpoch(req: OffsetForLeaderEpochRequest): OffsetForLeaderEpochResponse {
+    const { replicaManager } = this.parts;
+    return {
+      partitions: req.partitions.map(({ topic, partition, currentLeaderEpoch, leaderEpoch }) => {
+        const fail = (code: number) => ({
+          topic,
+          partition,
+          errorCode: code,
+          leaderEpoch: -1,
+          endOffset: -1,
+        });
+        if (!this.core.image.topics[topic]?.partitions[partition])
+          return fail(Errors.UNKNOWN_TOPIC_OR_PARTITION.code);
+        const r = replicaManager.findReplica(topic, partition);
+        if (!r) return fail(Errors.NOT_LEADER_OR_FOLLOWER.code);
+        if (currentLeaderEpoch >= 0 && currentLeaderEpoch < r.leaderEpoch)
+          return fail(Errors.FENCED_LEADER_EPOCH.code);
+        if (currentLeaderEpoch > r.leaderEpoch) return fail(Errors.UNKNOWN_LEADER_EPOCH.code);
+        if (r.role !== 'leader') return fail(Errors.NOT_LEADER_OR_FOLLOWER.code);
+        const end = r.log.epochEndOffsetFor(leaderEpoch);
+        return { topic, partition, errorCode: 0, leaderEpoch: end.epoch, endOffset: end.endOffset };
       }),
     };
   }

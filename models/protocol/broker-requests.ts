@@ -103,11 +103,42 @@ export interface MetadataResponse {
 
 export interface ListOffsetsRequest {
   type: 'ListOffsets';
-  /** timestamp -1 = latest (the high watermark), -2 = earliest. */
-  partitions: { topic: string; partition: number; timestamp: -1 | -2 }[];
+  /**
+   * timestamp -1 = latest (the high watermark), -2 = earliest (the log start), otherwise epoch milliseconds: the
+   * first offset whose record's timestamp is at or after it (KIP-79, UnifiedLog.fetchOffsetByTimestamp).
+   */
+  partitions: { topic: string; partition: number; timestamp: number }[];
 }
 export interface ListOffsetsResponse {
-  partitions: { topic: string; partition: number; errorCode: number; offset: number; leaderEpoch: number }[];
+  partitions: {
+    topic: string;
+    partition: number;
+    errorCode: number;
+    offset: number;
+    leaderEpoch: number;
+    /** The found record's timestamp for a search by time; -1 for latest/earliest or when nothing was found. */
+    timestamp?: number;
+  }[];
+}
+
+/**
+ * KIP-320's OffsetsForLeaderEpoch as a consumer sends it to validate its position after a leader change: for each
+ * partition, the end offset of `leaderEpoch` in the leader's log (the start of the next larger epoch, or the log
+ * end). `currentLeaderEpoch` -1 skips the fencing check.
+ */
+export interface OffsetForLeaderEpochRequest {
+  type: 'OffsetForLeaderEpoch';
+  partitions: { topic: string; partition: number; currentLeaderEpoch: number; leaderEpoch: number }[];
+}
+export interface OffsetForLeaderEpochResponse {
+  /** leaderEpoch and endOffset are -1 (UNDEFINED_EPOCH, UNDEFINED_EPOCH_OFFSET) when the log cannot tell. */
+  partitions: {
+    topic: string;
+    partition: number;
+    errorCode: number;
+    leaderEpoch: number;
+    endOffset: number;
+  }[];
 }
 
 export interface DescribeConfigsRequest {
@@ -134,4 +165,5 @@ export type BrokerRequest =
   | FetchRequest
   | MetadataRequest
   | ListOffsetsRequest
+  | OffsetForLeaderEpochRequest
   | DescribeConfigsRequest;

@@ -34,6 +34,11 @@ export interface ProducerBatchData {
    * over the wire serves these bytes with the log's offset and leader epoch patched in. The model never reads it.
    */
   readonly encoded?: Uint8Array | undefined;
+  /**
+   * Each record's CreateTime (epoch ms) as a real client stamped it, when it came over the wire. Without it a
+   * record's timestamp is its batch's append time on the simulation's wall clock (Simulation.startTime + appendTime).
+   */
+  readonly recordTimestamps?: readonly number[] | undefined;
 }
 
 /** A batch in a partition log. Immutable once appended, so replicas can share the same object. */

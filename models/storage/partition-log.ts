@@ -108,6 +108,7 @@ export class PartitionLog {
       runs: data.runs,
       records: data.records,
       encoded: data.encoded,
+      recordTimestamps: data.recordTimestamps,
       partitionLeaderEpoch: leaderEpoch,
       appendTime: now,
     };
@@ -193,6 +194,22 @@ export class PartitionLog {
     if (found < 0) return { epoch: -1, endOffset: -1 };
     const next = this.epochs[found + 1];
     return { epoch: this.epochs[found]!.epoch, endOffset: next ? next.startOffset : this.logEndOffset };
+  }
+
+  /**
+   * The answer to OffsetsForLeaderEpoch exactly as Kafka's LeaderEpochFileCache.endOffsetFor gives it: the latest
+   * epoch ends at the log end; an epoch above every known one is undefined (-1, -1); an epoch below every known one
+   * ends where the first known one starts (and keeps the epoch asked); otherwise the largest known epoch at or below
+   * it, ending where the next one starts.
+   */
+  epochEndOffsetFor(requested: number): { epoch: number; endOffset: number } {
+    const undefinedEpoch = { epoch: -1, endOffset: -1 };
+    if (requested < 0 || this.epochs.length === 0) return undefinedEpoch;
+    if (requested === this.latestEpoch) return { epoch: requested, endOffset: this.logEndOffset };
+    if (requested > this.latestEpoch) return undefinedEpoch;
+    const first = this.epochs[0]!;
+    if (requested < first.epoch) return { epoch: requested, endOffset: first.startOffset };
+    return this.endOffsetForEpoch(requested);
   }
 
   /** Removes every batch at or above `offset` (a follower truncating to the leader's log). */

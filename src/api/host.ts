@@ -9,14 +9,18 @@ import { LakeHttpApi, type LakeOptions } from '../../models/lake/index.ts';
 import { configMap } from '../../models/metadata/index.ts';
 import {
   InvariantViolation,
-  parseDuration,
   SimTimeoutError,
   type Simulation,
   SimulationError,
 } from '../../models/sim/index.ts';
 import type { StorageMode } from '../../models/storage/index.ts';
 import { Cluster, type ClusterOptions } from '../cluster/index.ts';
-import { clusterOptionsOf, type LoadedScenario, loadScenarioText } from '../scenario/index.ts';
+import {
+  clusterOptionsOf,
+  type LoadedScenario,
+  loadScenarioText,
+  setUpScenarioCluster,
+} from '../scenario/index.ts';
 import { ApiError, badRequest, conflict, KAFKA_RETRIABLE_ERROR } from './errors.ts';
 import { LessonRun } from './lesson.ts';
 import {
@@ -226,32 +230,7 @@ function worldFromScenario(loaded: LoadedScenario, options: WorldOptions, host: 
     ...(host.lake ? { lake: host.lake } : {}),
     out: () => {},
   });
-  const net = cluster.sim.network;
-  if (spec.faults?.dropProbability) net.setDropProbability(spec.faults.dropProbability);
-  for (const [id, delay] of Object.entries(spec.faults?.slowBrokers ?? {}))
-    net.setExtraDelay(`broker-${id}`, parseDuration(delay));
-  cluster.start();
-  for (const t of spec.topics ?? []) {
-    cluster.admin.createTopic({
-      name: t.name,
-      ...(t.partitions !== undefined ? { partitions: t.partitions } : {}),
-      ...(t.replicationFactor !== undefined ? { replicationFactor: t.replicationFactor } : {}),
-      ...(t.assignments ? { assignments: t.assignments } : {}),
-      ...(t.configs
-        ? { configs: configMap(Object.entries(t.configs).map(([k, v]) => [k, String(v)] as const)) }
-        : {}),
-    });
-  }
-  const names = (spec.topics ?? []).map((t) => t.name);
-  if (names.length > 0) {
-    cluster.runUntil(
-      () =>
-        [...cluster.brokers.values()].every(
-          (b) => !b.up || names.every((n) => b.image.topics[n]?.partitions.every((p) => p.leader >= 0)),
-        ),
-      { timeout: '30s', description: `every broker knows the leaders of ${names.join(', ')}` },
-    );
-  }
+  setUpScenarioCluster(cluster, spec);
   awaitMetadata(cluster);
   const world = new World(cluster, loaded);
   if (options.lesson) {

@@ -9,9 +9,9 @@
 import { parseDuration } from '../../models/sim/index.ts';
 import type { Cluster } from '../cluster/index.ts';
 import { ScenarioClients } from '../scenario/clients.ts';
-import { type EvalContext, evaluate } from '../scenario/conditions.ts';
+import { evaluate, type ScenarioEval } from '../scenario/conditions/index.ts';
 import type { LoadedScenario, StepRecord } from '../scenario/index.ts';
-import { actionOf, describeStep, executeStep, StepFailure } from '../scenario/steps.ts';
+import { actionOf, describeStep, executeStep, StepFailure } from '../scenario/steps/index.ts';
 import { conflict } from './errors.ts';
 
 /** Lines of tool output a lesson keeps (the newest). */
@@ -52,7 +52,7 @@ export class LessonRun {
     return this.loaded.spec.timeline;
   }
 
-  private evalContext(): EvalContext {
+  private evalContext(): ScenarioEval {
     return {
       cluster: this.cluster,
       clients: this.clients,
@@ -132,14 +132,17 @@ export class LessonRun {
     });
     if (!step.quiet && !step.waitUntil && step.run === undefined)
       this.print(
-        describeStep(step, index, { spec: this.loaded.spec, reassignments: this.loaded.reassignments }),
+        describeStep({ spec: this.loaded.spec, index, step, reassignments: this.loaded.reassignments }),
       );
     let error: string | undefined;
     try {
       if (!step.waitUntil && step.run === undefined) {
-        const broker = executeStep(step, index, {
+        const broker = executeStep({
           cluster: this.cluster,
           clients: this.clients,
+          spec: this.loaded.spec,
+          index,
+          step,
           steps: this.labelled,
           reassignments: this.loaded.reassignments,
           lastReassign: this.lastReassign,
@@ -148,6 +151,21 @@ export class LessonRun {
           actedOnController: (id) => {
             record.controller = id;
           },
+          applied: (t) => {
+            record.applied = t - this.t0;
+          },
+          // The viewer plays the time between steps: a lesson never applies `run` or `waitUntil` as a step.
+          runFor: () => {
+            throw new StepFailure('a lesson plays the time between steps itself');
+          },
+          runUntil: () => {
+            throw new StepFailure('a lesson plays the time between steps itself');
+          },
+          evaluate: (c) => evaluate(c, this.evalContext()),
+          timedOut: () => {
+            record.status = 'timed-out';
+          },
+          timelineNow: () => sim.now - this.t0,
         });
         if (broker !== undefined) record.broker = broker;
         if (step.reassign) this.lastReassign = index;
@@ -210,7 +228,7 @@ export class LessonRun {
   }
 }
 
-function evaluateText(condition: Parameters<typeof evaluate>[0], ctx: EvalContext): string {
+function evaluateText(condition: Parameters<typeof evaluate>[0], ctx: ScenarioEval): string {
   try {
     return evaluate(condition, ctx).expected;
   } catch {

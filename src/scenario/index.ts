@@ -3,7 +3,19 @@
 // hold; and the runner that plays them in virtual time. Everything a scenario does goes through the cluster's
 // public API (src/cluster), so a test can do the same by hand.
 
-export type { StepRecord } from './conditions.ts';
+export {
+  armCondition,
+  CONDITION_KINDS,
+  CONDITIONS,
+  conditionDefinition,
+  evaluate,
+  METRIC_KINDS,
+  METRICS,
+  type Outcome,
+  SERVER_CONDITION_KINDS,
+  type ServerEval,
+  TraceWatch,
+} from './conditions/index.ts';
 export {
   formatIssue,
   formatIssueWithExcerpt,
@@ -18,8 +30,8 @@ export {
   loadScenarioObject,
   loadScenarioText,
 } from './load.ts';
+export type { ReferenceChecks } from './reference-checks.ts';
 export {
-  clusterOptionsOf,
   type ExpectationResult,
   needsSql,
   type Progress,
@@ -30,6 +42,8 @@ export {
   type StepEvent,
 } from './runner.ts';
 export { buildScenarioSchema, SCENARIO_SCHEMA_ID, scenarioSchema } from './schema.ts';
+export { clusterOptionsOf, setUpScenarioCluster } from './setup.ts';
 export { listShippedScenarios, SCENARIOS_DIR, type ShippedScenario, shippedScenarioFile } from './shipped.ts';
+export type { StepRecord } from './step-record.ts';
+export { STEP_ACTIONS, STEPS } from './steps/index.ts';
 export type * from './types.ts';
-export { CONDITION_KINDS, METRIC_KINDS, STEP_ACTIONS } from './types.ts';

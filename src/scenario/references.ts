@@ -1,7 +1,6 @@
 // Checks the schema cannot express: that every broker, topic, client and step label a scenario names exists,
 // that configs are ones Kafka accepts, that step times make sense, and that reassignment JSON is what
 // kafka-reassign-partitions would accept. Each problem is located like a schema error.
-
 import { resolve } from 'node:path';
 import { brokerDefaults } from '../../models/broker/index.ts';
 import {
@@ -12,15 +11,19 @@ import {
 } from '../../models/clients/index.ts';
 import { DEFAULT_CONTROLLER_CONFIG, validateTopicConfigs } from '../../models/controller/index.ts';
 import { type IngestConfigInput, ingestConfig } from '../../models/lake/index.ts';
-import { configMap } from '../../models/metadata/index.ts';
 import { DEFAULT_QUORUM_CONFIG, type QuorumConfig, resolveQuorumConfig } from '../../models/raft/index.ts';
 import { parseDuration } from '../../models/sim/index.ts';
 import { FIRST_CONTROLLER_ID, STARTUP_KEYS } from '../cluster/index.ts';
 import { FormatInputError, parseReassignmentJson, type ReassignmentJson } from '../format/index.ts';
+import { checkCondition, checkMetric } from './conditions/index.ts';
 import { didYouMean, type ScenarioIssue } from './errors.ts';
 import { InputFileError, readInputFile } from './input-file.ts';
+import type { ClientKind, StepChecks } from './reference-checks.ts';
+import { stringify } from './setup.ts';
 import type { DocPath, ScenarioSource } from './source.ts';
-import type { Condition, ConfigValue, MetricSpec, NodeRef, ScenarioSpec, StepSpec } from './types.ts';
+import { startTimeOf } from './start-time.ts';
+import { actionOf, actionsActingOn, actsOn, checkStep } from './steps/index.ts';
+import type { NodeRef, ScenarioSpec, StepSpec } from './types.ts';
 
 /** Node ids the cluster itself uses; clients may not take them. */
 export const CONTROLLER_NODE_NAME = 'controller';
@@ -33,8 +36,6 @@ export interface CheckedReferences {
   reassignments: Map<number, ReassignmentJson>;
 }
 
-type ClientKind = 'producer' | 'consumer' | 'perfProducer' | 'group' | 'ingest';
-
 export function brokerIdsOf(spec: ScenarioSpec): number[] {
   const b = spec.cluster?.brokers ?? 3;
   if (typeof b === 'number')
@@ -43,17 +44,6 @@ export function brokerIdsOf(spec: ScenarioSpec): number[] {
 }
 
 /** `baseDir` undefined: file references are refused (a scenario that came over the network). */
-/** A scenario's `startTime` as epoch milliseconds (undefined when it is not a real date). */
-export function startTimeOf(value: string | number): number | undefined {
-  if (typeof value === 'number') return Number.isSafeInteger(value) ? value : undefined;
-  const ms = Date.parse(value);
-  if (!Number.isFinite(ms)) return undefined;
-  // Date.parse rolls 2024-02-30 over into March: refuse a day the month does not have.
-  const day = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  if (day && new Date(Date.UTC(+day[1]!, +day[2]! - 1, +day[3]!)).getUTCDate() !== +day[3]!) return undefined;
-  return ms;
-}
-
 export function checkReferences(
   spec: ScenarioSpec,
   source: ScenarioSource,
@@ -154,8 +144,8 @@ export function checkReferences(
       );
   };
 
-  const checkBroker = (path: DocPath, id: number) => {
-    if (!brokers.has(id)) report(path, `unknown broker ${id}; the cluster's brokers are ${brokerList}`);
+  const checkBroker = (path: DocPath, id: number, key = false) => {
+    if (!brokers.has(id)) report(path, `unknown broker ${id}; the cluster's brokers are ${brokerList}`, key);
   };
 
   // ---- topics ---------------------------------------------------------------------------------------------------
@@ -322,30 +312,18 @@ export function checkReferences(
     const problem = mustBe?.(spec.timeline[at]!);
     if (problem) report(path, `step '${label}' ${problem}`);
   };
-  const checkSelector = (path: DocPath, sel: StepSpec['crashBroker'], index: number) => {
-    if (sel === undefined) return;
-    if (typeof sel === 'number') return checkBroker(path, sel);
-    if ('leaderOf' in sel) return checkTopic([...path, 'leaderOf', 'topic'], sel.leaderOf.topic);
-    checkLabel([...path, 'brokerOf'], sel.brokerOf, index, (s) =>
-      s.crashBroker !== undefined || s.restartBroker !== undefined || s.slowBroker !== undefined
-        ? undefined
-        : 'does not act on a broker (crashBroker, restartBroker or slowBroker)',
-    );
-  };
+  const declares = (kinds: readonly ClientKind[]) => [...clients.values()].some((k) => kinds.includes(k));
 
-  const checkControllerSelector = (path: DocPath, action: StepSpec['crashController'], index: number) => {
-    if (action === undefined) return;
-    const delayed = typeof action === 'object' && 'controller' in action;
-    const sel = delayed ? action.controller : action;
-    if (delayed) path = [...path, 'controller'];
-    if (sel === 'active') return;
-    if (typeof sel === 'number') return checkController(path, sel);
-    checkLabel([...path, 'controllerOf'], sel.controllerOf, index, (s) =>
-      s.crashController !== undefined || s.restartController !== undefined
-        ? undefined
-        : 'does not act on a controller (crashController or restartController)',
-    );
+  const shared = {
+    spec,
+    report,
+    checkTopic,
+    checkBroker,
+    checkClient,
+    checkLabel,
+    checkCondition: (c: Parameters<typeof checkCondition>[0], path: DocPath) => checkCondition(c, refs, path),
   };
+  const refs = shared;
 
   let lastAt = -1;
   let lastAtIndex = -1;
@@ -363,110 +341,30 @@ export function checkReferences(
       lastAt = at;
       lastAtIndex = i;
     }
-    if (s.createTopic) checkTopicSpec(s.createTopic, [...path, 'createTopic']);
-    if (s.alterTopic) checkTopic([...path, 'alterTopic', 'name'], s.alterTopic.name);
-    if (s.produce) {
-      checkTopic([...path, 'produce', 'topic'], s.produce.topic);
-      const { start, count } = s.produce;
-      for (const [j, n] of (s.produce.invalidJson ?? []).entries())
-        if (n < start || n >= start + count)
-          report(
-            [...path, 'produce', 'invalidJson', j],
-            `sequence ${n} is not produced by this step (it produces ${start}..${start + count - 1})`,
-          );
-    }
-    if (s.crashIngest)
-      checkClient([...path, 'crashIngest', 'name'], s.crashIngest.name, ['ingest'], 'ingest service');
-    if (s.deleteTopic !== undefined) checkTopic([...path, 'deleteTopic'], s.deleteTopic);
-    for (const key of ['start', 'stop'] as const) {
-      const v = s[key];
-      if (v === undefined) continue;
-      const names = Array.isArray(v) ? v : [v];
-      names.forEach((n, j) => {
-        checkClient(
-          Array.isArray(v) ? [...path, key, j] : [...path, key],
-          n,
-          ['producer', 'consumer', 'perfProducer', 'ingest'],
-          'client',
-        );
-        if (key === 'start') started.add(n);
-      });
-    }
-    checkSelector([...path, 'crashBroker'], s.crashBroker, i);
-    checkSelector([...path, 'restartBroker'], s.restartBroker, i);
-    checkControllerSelector([...path, 'crashController'], s.crashController, i);
-    checkControllerSelector([...path, 'restartController'], s.restartController, i);
-    if (s.slowBroker) checkSelector([...path, 'slowBroker', 'broker'], s.slowBroker.broker, i);
-    for (const [gi, g] of (s.partition ?? []).entries()) {
-      for (const [ni, n] of g.entries()) checkNode([...path, 'partition', gi, ni], n);
-    }
-    if (s.isolate !== undefined) checkNode([...path, 'isolate'], s.isolate);
-    if (s.dropOutbound) {
-      checkNode([...path, 'dropOutbound', 'from'], s.dropOutbound.from);
-      const to = s.dropOutbound.to;
-      if (Array.isArray(to))
-        for (const [j, n] of to.entries()) checkNode([...path, 'dropOutbound', 'to', j], n);
-      else checkNode([...path, 'dropOutbound', 'to'], to);
-    }
-    if (s.reassign) {
-      const json = readReassignment(s.reassign, [...path, 'reassign'], baseDir, source, issues);
-      if (json) {
-        reassignments.set(i, json);
-        json.partitions.forEach((p, j) => {
-          const at: DocPath =
-            typeof s.reassign!.json === 'object'
-              ? [...path, 'reassign', 'json', 'partitions', j]
-              : [...path, 'reassign'];
-          checkTopic([...at, ...(typeof s.reassign!.json === 'object' ? ['topic'] : [])], p.topic);
-          p.replicas.forEach((b, r) => {
-            if (!brokers.has(b))
-              report(
-                typeof s.reassign!.json === 'object' ? [...at, 'replicas', r] : at,
-                `unknown broker ${b} in the replicas of ${p.topic}-${p.partition}; the cluster's brokers are ${brokerList}`,
-              );
-          });
-        });
-      }
-      lastReassign = i;
-    }
-    if (s.print !== undefined) {
-      const pr = s.print;
-      if (pr === 'reassign-verify' && lastReassign < 0)
-        report([...path, 'print'], 'reassign-verify needs an earlier reassign step');
-      if (
-        pr === 'delivery-report' &&
-        ![...clients.values()].some((k) => k === 'producer' || k === 'perfProducer')
-      )
-        report([...path, 'print'], 'delivery-report needs a producer under clients');
-      if (typeof pr === 'object') {
-        if ('describe-topic' in pr) checkTopic([...path, 'print', 'describe-topic'], pr['describe-topic']);
-        if ('reassign-verify' in pr)
-          checkLabel([...path, 'print', 'reassign-verify'], pr['reassign-verify'], i, (st) =>
-            st.reassign ? undefined : 'is not a reassign step',
-          );
-        if ('delivery-report' in pr)
-          checkClient(
-            [...path, 'print', 'delivery-report'],
-            pr['delivery-report'],
-            ['producer', 'perfProducer'],
-            'producer',
-          );
-        if ('ingest-metrics' in pr)
-          checkClient(
-            [...path, 'print', 'ingest-metrics'],
-            pr['ingest-metrics'],
-            ['ingest'],
-            'ingest service',
-          );
-        if ('ingest-losses' in pr)
-          checkClient([...path, 'print', 'ingest-losses'], pr['ingest-losses'], ['ingest'], 'ingest service');
-      }
-    }
-    if (s.waitUntil) {
-      checkCondition(s.waitUntil.condition, [...path, 'waitUntil', 'condition']);
-      if (s.waitUntil.poll !== undefined && parseDuration(s.waitUntil.poll) <= 0)
-        report([...path, 'waitUntil', 'poll'], 'expected a duration > 0');
-    }
+    const action = actionOf(s);
+    const at: StepChecks = {
+      ...shared,
+      spec,
+      index: i,
+      path: [...path, action],
+      baseDir,
+      brokerIds,
+      checkController,
+      checkNode,
+      checkTopicSpec,
+      declares,
+      started: (name) => started.add(name),
+      lastReassign,
+      readReassignment(r) {
+        const json = readReassignment(r, [...path, action], baseDir, source, issues);
+        if (json) reassignments.set(i, json);
+        lastReassign = i;
+        return json;
+      },
+      actsOn,
+      actionsActingOn,
+    };
+    checkStep(s, at);
   });
   for (const { path, spec: c } of clientEntries) {
     if (!started.has(c.name))
@@ -477,117 +375,16 @@ export function checkReferences(
   }
 
   // ---- conditions and metrics ----------------------------------------------------------------------------------
-  function checkCondition(c: Condition, path: DocPath): void {
-    const cmpTopic = (p: DocPath, t: string | undefined) => checkTopic(p, t);
-    if (c.leadersPerBroker || c.replicasPerBroker) {
-      const key = c.leadersPerBroker ? 'leadersPerBroker' : 'replicasPerBroker';
-      const v = (c.leadersPerBroker ?? c.replicasPerBroker)!;
-      cmpTopic([...path, key, 'topic'], v.topic);
-      for (const id of Object.keys(v.equals ?? {})) {
-        if (!brokers.has(Number(id)))
-          report(
-            [...path, key, 'equals', id],
-            `unknown broker ${id}; the cluster's brokers are ${brokerList}`,
-            true,
-          );
-      }
-    }
-    if (c.ledBy) {
-      cmpTopic([...path, 'ledBy', 'topic'], c.ledBy.topic);
-      checkBroker([...path, 'ledBy', 'broker'], c.ledBy.broker);
-    }
-    if (c.leaderFromIsr) {
-      cmpTopic([...path, 'leaderFromIsr', 'topic'], c.leaderFromIsr.topic);
-      checkLabel([...path, 'leaderFromIsr', 'since'], c.leaderFromIsr.since);
-    }
-    if (c.isr) {
-      cmpTopic([...path, 'isr', 'topic'], c.isr.topic);
-      if (c.isr.includes !== undefined) checkBroker([...path, 'isr', 'includes'], c.isr.includes);
-      if (c.isr.excludes !== undefined) checkBroker([...path, 'isr', 'excludes'], c.isr.excludes);
-    }
-    if (c.offsets) cmpTopic([...path, 'offsets', 'topic'], c.offsets.topic);
-    if (c.reassignments) cmpTopic([...path, 'reassignments', 'topic'], c.reassignments.topic);
-    if (c.partitionCount) cmpTopic([...path, 'partitionCount', 'topic'], c.partitionCount.topic);
-    if (c.delivery)
-      checkClient(
-        [...path, 'delivery', 'producer'],
-        c.delivery.producer,
-        ['producer', 'perfProducer'],
-        'producer',
-      );
-    if (c.producerErrors)
-      checkClient(
-        [...path, 'producerErrors', 'producer'],
-        c.producerErrors.producer,
-        ['producer', 'perfProducer'],
-        'producer',
-      );
-    if (c.consumer) checkClient([...path, 'consumer', 'name'], c.consumer.name, ['consumer'], 'consumer');
-    if (c.group) checkClient([...path, 'group', 'name'], c.group.name, ['group'], 'consumer group');
-    if (c.perf) checkClient([...path, 'perf', 'name'], c.perf.name, ['perfProducer'], 'perf producer');
-    if (c.ingest) checkClient([...path, 'ingest', 'name'], c.ingest.name, ['ingest'], 'ingest service');
-    if (c.groupLag) cmpTopic([...path, 'groupLag', 'topic'], c.groupLag.topic);
-    if (c.timing) {
-      if (c.timing.from !== undefined) checkLabel([...path, 'timing', 'from'], c.timing.from);
-      checkLabel([...path, 'timing', 'to'], c.timing.to);
-    }
-    if (c.metadataLoad && !spec.cluster?.metadataLoad)
-      report(
-        [...path, 'metadataLoad'],
-        'needs a metadata append load: set cluster.metadataLoad: {rate: <records/s>}',
-      );
-    for (const [i, x] of (c.all ?? []).entries()) checkCondition(x, [...path, 'all', i]);
-    for (const [i, x] of (c.any ?? []).entries()) checkCondition(x, [...path, 'any', i]);
-    if (c.not) checkCondition(c.not, [...path, 'not']);
+  for (const [i, e] of (spec.expectations ?? []).entries()) {
+    if (e.sql === undefined) checkCondition(e, refs, ['expectations', i]);
   }
-  for (const [i, e] of (spec.expectations ?? []).entries()) checkCondition(e, ['expectations', i]);
-  const checkMetric = (m: MetricSpec, path: DocPath) => {
-    if (m.delivery)
-      checkClient(
-        [...path, 'delivery', 'producer'],
-        m.delivery.producer,
-        ['producer', 'perfProducer'],
-        'producer',
-      );
-    if (m.producerErrors)
-      checkClient(
-        [...path, 'producerErrors', 'producer'],
-        m.producerErrors.producer,
-        ['producer', 'perfProducer'],
-        'producer',
-      );
-    if (m.leadersPerBroker) checkTopic([...path, 'leadersPerBroker', 'topic'], m.leadersPerBroker.topic);
-    if (m.consumer) checkClient([...path, 'consumer', 'name'], m.consumer.name, ['consumer'], 'consumer');
-    if (m.perf) checkClient([...path, 'perf', 'name'], m.perf.name, ['perfProducer'], 'perf producer');
-    if (m.offsets) checkTopic([...path, 'offsets', 'topic'], m.offsets.topic);
-    if (m.timing) {
-      if (m.timing.from !== undefined) checkLabel([...path, 'timing', 'from'], m.timing.from);
-      checkLabel([...path, 'timing', 'to'], m.timing.to);
-    }
-    if (m.metadataLoad && !spec.cluster?.metadataLoad)
-      report(
-        [...path, 'metadataLoad'],
-        'needs a metadata append load: set cluster.metadataLoad: {rate: <records/s>}',
-      );
-    if (m.errorWindow)
-      checkClient(
-        [...path, 'errorWindow', 'producer'],
-        m.errorWindow.producer,
-        ['producer', 'perfProducer'],
-        'producer',
-      );
-  };
-  for (const [name, m] of Object.entries(spec.metrics ?? {})) checkMetric(m, ['metrics', name]);
+  for (const [name, m] of Object.entries(spec.metrics ?? {})) checkMetric(m, refs, ['metrics', name]);
 
   return { issues, refs: { brokerIds, reassignments } };
 }
 
 function flavourOf(f: ClientFlavour | undefined): ClientFlavour {
   return f ?? 'java';
-}
-
-export function stringify(configs: Readonly<Record<string, ConfigValue>>): Record<string, string> {
-  return configMap(Object.entries(configs).map(([k, v]) => [k, String(v)] as const));
 }
 
 /** Reads a reassign step's JSON (inline mapping, inline text or file) the way the tool would. */

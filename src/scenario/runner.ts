@@ -2,45 +2,25 @@
 // step in virtual time (printing the tool output steps ask for), then checks the expectations and collects
 // metrics. The same seed and scenario give the same run, event for event (and the same traceHash: the run's
 // fingerprint over every event and the data plane, models/sim/fingerprint.ts).
-
-import { isAutoBalancerKey } from '../../models/balancer/index.ts';
-import { brokerDefaults } from '../../models/broker/index.ts';
-import { type ControllerConfig, DEFAULT_CONTROLLER_CONFIG } from '../../models/controller/index.ts';
 import type { LakeQueryResult } from '../../models/lake/index.ts';
-import { configMap } from '../../models/metadata/index.ts';
-import { DEFAULT_QUORUM_CONFIG, type QuorumConfig } from '../../models/raft/index.ts';
-import {
-  type Distribution,
-  formatDuration,
-  InvariantViolation,
-  parseDuration,
-  SimTimeoutError,
-  type TraceListener,
-} from '../../models/sim/index.ts';
-import { Cluster, type ClusterOptions, type StartupSetting, startupDistribution } from '../cluster/index.ts';
+import { InvariantViolation, parseDuration, type TraceListener } from '../../models/sim/index.ts';
+import { Cluster } from '../cluster/index.ts';
 import { ScenarioClients } from './clients.ts';
-import { type EvalContext, evaluate, measure, type StepRecord } from './conditions.ts';
+import { armCondition, evaluate, measure, type ScenarioEval, TraceWatch } from './conditions/index.ts';
 import { ErrorWindows } from './error-windows.ts';
 import { type LoadedScenario, loadScenarioFile, loadScenarioObject } from './load.ts';
-import { startTimeOf } from './references.ts';
+import { clusterOptionsOf, setUpScenarioCluster } from './setup.ts';
+import type { StepRecord } from './step-record.ts';
 import {
   actionOf,
-  brokerOfStep,
-  controllerOfStep,
-  createTopic,
   describeStep,
   executeStep,
-  type StepContext,
+  type StepDescribe,
+  type StepExecute,
   StepFailure,
-} from './steps.ts';
-import type {
-  ClusterSpec,
-  ConfigValue,
-  ExpectationSpec,
-  PrintSpec,
-  ScenarioSpec,
-  StepSpec,
-} from './types.ts';
+} from './steps/index.ts';
+import { controllerAction, resolveBroker, resolveController } from './steps/selectors.ts';
+import type { Condition, ExpectationSpec, ScenarioSpec } from './types.ts';
 
 export interface ExpectationResult {
   name: string;
@@ -60,7 +40,6 @@ export interface ScenarioResult {
   virtualMs: number;
   wallMs: number;
   events: number;
-  /** The run's fingerprint (every event, every trace event, the data plane): `sim.trace.hash`. */
   traceHash: string;
   /** Every tool-output line the run printed, in order (no trailing newlines). */
   output: string[];
@@ -128,7 +107,7 @@ function load(input: string | object | LoadedScenario, options: RunOptions): Loa
 
 /** True when a scenario asks the Lake SQL questions (`print: {sql}` or a `sql` expectation). */
 export function needsSql(spec: ScenarioSpec): boolean {
-  const isSqlPrint = (p: PrintSpec | undefined) => typeof p === 'object' && 'sql' in p;
+  const isSqlPrint = (p: ScenarioSpec['timeline'][number]['print']) => typeof p === 'object' && 'sql' in p;
   return (
     spec.timeline.some((s) => isSqlPrint(s.print)) ||
     (spec.expectations ?? []).some((e) => e.sql !== undefined)
@@ -246,72 +225,8 @@ function sqlOutput(a: { ok: LakeQueryResult } | { err: Error }): string[] {
   ];
 }
 
-/** `{ [key]: value }` when the value is defined, else `{}` (exactOptionalPropertyTypes-friendly spreading). */
-function optional<K extends string, V>(key: K, value: V | undefined): { [k in K]?: V } {
-  return value === undefined ? {} : ({ [key]: value } as { [k in K]?: V });
-}
-
 function isLoaded(x: object): x is LoadedScenario {
   return 'spec' in x && 'reassignments' in x && (x as LoadedScenario).reassignments instanceof Map;
-}
-
-/** Splits server.properties into the model's typed broker and controller settings plus static broker configs. */
-export function clusterOptionsOf(spec: ScenarioSpec, seed: number | string): ClusterOptions {
-  const c: ClusterSpec = spec.cluster ?? {};
-  const brokerConfig: Record<string, unknown> = {};
-  const controllerConfig: Record<string, unknown> = {};
-  const serverProperties = configMap();
-  // AutoMQ's auto-balancer keys (autobalancer.controller.enable=true in server.properties) turn it on.
-  const autobalancer: Record<string, ConfigValue> = {};
-  // controller.quorum.* and kafkasim.raft.* keys configure the KRaft metadata quorum (Kafka's QuorumConfig).
-  const quorumConfig: Record<string, unknown> = {};
-  const startup: Pick<ClusterOptions, 'toolStartup' | 'clientStartup'> = {};
-  for (const [key, setting] of Object.entries(c.configs ?? {})) {
-    if (key === 'kafkasim.tool.startup.ms' || key === 'kafkasim.client.startup.ms') {
-      startup[key === 'kafkasim.tool.startup.ms' ? 'toolStartup' : 'clientStartup'] = startupDistribution(
-        setting as StartupSetting,
-        key,
-      );
-      continue;
-    }
-    const value = setting as ConfigValue;
-    if (isAutoBalancerKey(key)) autobalancer[key] = value;
-    if (Object.hasOwn(DEFAULT_QUORUM_CONFIG, key)) {
-      quorumConfig[key] = typed((DEFAULT_QUORUM_CONFIG as Record<string, unknown>)[key], value);
-      continue;
-    }
-    if (Object.hasOwn(brokerDefaults, key))
-      brokerConfig[key] = typed((brokerDefaults as Record<string, unknown>)[key], value);
-    if (Object.hasOwn(DEFAULT_CONTROLLER_CONFIG, key))
-      controllerConfig[key] = typed((DEFAULT_CONTROLLER_CONFIG as Record<string, unknown>)[key], value);
-    if (!key.startsWith('kafkasim.')) serverProperties[key] = String(value);
-  }
-  const latency: Distribution | undefined =
-    c.latency === undefined
-      ? undefined
-      : typeof c.latency === 'string'
-        ? { kind: 'constant', ms: parseDuration(c.latency) }
-        : c.latency;
-  const startTime = spec.startTime === undefined ? undefined : startTimeOf(spec.startTime);
-  return {
-    seed,
-    ...(startTime !== undefined ? { startTime } : {}),
-    ...(c.brokers !== undefined ? { brokers: c.brokers } : {}),
-    ...(c.firstBrokerId !== undefined ? { firstBrokerId: c.firstBrokerId } : {}),
-    ...(c.storage ? { storage: c.storage } : {}),
-    ...(Object.keys(brokerConfig).length ? { brokerConfig } : {}),
-    ...(Object.keys(controllerConfig).length
-      ? { controllerConfig: controllerConfig as Partial<ControllerConfig> }
-      : {}),
-    ...(Object.keys(serverProperties).length ? { serverProperties } : {}),
-    ...(Object.keys(autobalancer).some((k) => k.startsWith('autobalancer.')) ? { autobalancer } : {}),
-    ...(latency ? { latency } : {}),
-    ...(c.checkInvariantsEvery !== undefined ? { invariantEvery: c.checkInvariantsEvery } : {}),
-    ...(c.controllers !== undefined ? { controllers: c.controllers } : {}),
-    ...(Object.keys(quorumConfig).length ? { quorumConfig: quorumConfig as Partial<QuorumConfig> } : {}),
-    ...(c.metadataLoad ? { metadataLoad: { recordsPerSec: c.metadataLoad.rate } } : {}),
-    ...startup,
-  };
 }
 
 /** One line that explains a Raft invariant violation a scenario's own settings invite. */
@@ -321,13 +236,6 @@ function invariantHint(e: InvariantViolation, cluster: Cluster): string {
   if (!['MonotonicHighWatermark', 'MajorityReachedHighWatermark', 'ReplicatedCounter'].includes(e.invariant))
     return '';
   return '. Hint: kafkasim.raft.flush.enable is false, so the Raft leader counted records it had not flushed toward the high watermark and followers did not flush; the crash lost committed records (KAFKA-10533)';
-}
-
-/** A server.properties value in the type of the model setting's default ('30000' -> 30000, 'true' -> true). */
-function typed(defaultValue: unknown, value: ConfigValue): unknown {
-  if (typeof defaultValue === 'number') return typeof value === 'number' ? value : Number(value);
-  if (typeof defaultValue === 'boolean') return typeof value === 'boolean' ? value : String(value) === 'true';
-  return String(value);
 }
 
 class Run {
@@ -343,6 +251,8 @@ class Run {
   private clients!: ScenarioClients;
   private invariantViolation: string | undefined;
   private errorWindows: ErrorWindows | undefined;
+  /** Trace events the expectations watch (`traced`), from the timeline's start. */
+  private runTraces: TraceWatch | undefined;
   private error: string | undefined;
   private lastProgressEvents = 0;
   private currentStep = 0;
@@ -479,7 +389,7 @@ class Run {
     this.onSqlPrint?.(slot);
   };
 
-  private evalContext(): EvalContext {
+  private evalContext(traces = this.runTraces): ScenarioEval {
     return {
       cluster: this.cluster,
       clients: this.clients,
@@ -487,11 +397,12 @@ class Run {
       steps: this.labelled,
       invariantViolation: this.invariantViolation,
       ...(this.errorWindows ? { errorWindows: this.errorWindows } : {}),
+      ...(traces ? { traces } : {}),
       t0: this.t0,
     };
   }
 
-  private metrics(ctx: EvalContext): Record<string, number | null> {
+  private metrics(ctx: ScenarioEval): Record<string, number | null> {
     const out: Record<string, number | null> = { ...this.clients.metrics() };
     out['network.messagesDropped'] = this.cluster.sim.network.stats.dropped;
     for (const [name, m] of Object.entries(this.spec.metrics ?? {})) {
@@ -521,31 +432,13 @@ class Run {
 
   private setup(): void {
     const { cluster, spec } = this;
-    const net = cluster.sim.network;
-    if (spec.faults?.dropProbability) net.setDropProbability(spec.faults.dropProbability);
-    for (const [id, delay] of Object.entries(spec.faults?.slowBrokers ?? {}))
-      net.setExtraDelay(`broker-${id}`, parseDuration(delay));
-    cluster.start();
-    for (const t of spec.topics ?? []) {
-      try {
-        createTopic(cluster, t);
-      } catch (e) {
-        throw new StepFailure(`creating topic ${t.name} failed: ${(e as Error).message}`);
-      }
-    }
-    const names = (spec.topics ?? []).map((t) => t.name);
-    if (names.length > 0) {
-      // Clients start against brokers that already know the topics and their leaders, as after a real setup.
-      cluster.runUntil(
-        () =>
-          [...cluster.brokers.values()].every(
-            (b) => !b.up || names.every((n) => b.image.topics[n]?.partitions.every((p) => p.leader >= 0)),
-          ),
-        { timeout: '30s', description: `every broker knows the leaders of ${names.join(', ')}` },
-      );
-    }
+    setUpScenarioCluster(cluster, spec);
     for (const name of this.clients.autoStartNames()) this.clients.start(name);
     this.t0 = cluster.sim.now;
+    // What the expectations watch (traced) counts from the timeline's start.
+    this.runTraces = new TraceWatch(cluster.sim);
+    const ctx = this.evalContext();
+    for (const e of spec.expectations ?? []) if (e.sql === undefined) armCondition(e, ctx);
   }
 
   private progress(): void {
@@ -590,29 +483,40 @@ class Run {
           action: record.action,
           ...(step.label !== undefined ? { label: step.label } : {}),
         });
+        const resolving = { cluster: this.cluster, steps: this.labelled };
+        const orUndefined = <T>(f: () => T): T | undefined => {
+          try {
+            return f();
+          } catch {
+            return undefined;
+          }
+        };
+        const describing: StepDescribe = {
+          spec: this.spec,
+          index: i,
+          step,
+          reassignments: this.loaded.reassignments,
+          resolveBroker: (sel) => orUndefined(() => resolveBroker(sel, resolving)),
+          resolveController: (a) => orUndefined(() => resolveController(controllerAction(a).sel, resolving)),
+          evaluate: (c) => evaluate(c, this.evalContext()),
+        };
         this.options.onStep?.({
           index: i,
           label: step.label,
           action: record.action,
           time: this.rel(sim.now),
-          command: describeStep(step, i, {
-            spec: this.spec,
-            reassignments: this.loaded.reassignments,
-            ...(step.waitUntil
-              ? { condition: evaluate(step.waitUntil.condition, this.evalContext()).expected }
-              : {}),
-            ...optional('broker', brokerOfStep(step, { cluster: this.cluster, steps: this.labelled })),
-            ...optional(
-              'controller',
-              controllerOfStep(step, { cluster: this.cluster, steps: this.labelled }),
-            ),
-          }),
+          command: describeStep(describing),
           note: step.note,
           quiet: step.quiet ?? false,
         });
-        const ctx: StepContext = {
+        // The condition a waitUntil watches counts trace events from the wait's start.
+        let waitTraces: TraceWatch | undefined;
+        const ctx: StepExecute = {
           cluster: this.cluster,
           clients: this.clients,
+          spec: this.spec,
+          index: i,
+          step,
           steps: this.labelled,
           reassignments: this.loaded.reassignments,
           lastReassign,
@@ -624,10 +528,24 @@ class Run {
           applied: (t) => {
             record.applied = this.rel(t);
           },
+          runFor: (ms) => this.runTo(sim.now + ms),
+          runUntil: (c, timeout, pollMs) => {
+            waitTraces = new TraceWatch(sim);
+            this.waitUntil(c, timeout, pollMs, i, waitTraces);
+          },
+          evaluate: (c) => evaluate(c, this.evalContext(waitTraces)),
+          timedOut: () => {
+            record.status = 'timed-out';
+          },
+          timelineNow: () => this.rel(sim.now),
         };
         record.status = 'failed';
-        const broker = this.act(step, i, ctx, record);
-        if (broker !== undefined) record.broker = broker;
+        try {
+          const broker = executeStep(ctx);
+          if (broker !== undefined) record.broker = broker;
+        } finally {
+          waitTraces?.dispose();
+        }
         if (record.status === 'failed') record.status = 'ok';
         record.end = this.rel(sim.now);
         if (step.reassign) lastReassign = i;
@@ -641,35 +559,18 @@ class Run {
     }
   }
 
-  private act(step: StepSpec, index: number, ctx: StepContext, record: StepRecord): number | undefined {
+  /** Runs until `c` holds, checking it at most every `poll` ms of virtual time (it is checked after events). */
+  private waitUntil(c: Condition, timeout: string, poll: number, index: number, traces: TraceWatch): void {
     const sim = this.cluster.sim;
-    if (step.run !== undefined) {
-      this.runTo(sim.now + parseDuration(step.run));
-      return undefined;
-    }
-    if (step.waitUntil) {
-      const w = step.waitUntil;
-      const poll = w.poll !== undefined ? parseDuration(w.poll) : 1;
-      const evalCtx = this.evalContext();
-      let lastCheck = Number.NEGATIVE_INFINITY;
-      const holds = () => {
-        if (sim.eventCount - this.lastProgressEvents >= PROGRESS_EVERY_EVENTS) this.progress();
-        if (sim.now - lastCheck < poll) return false;
-        lastCheck = sim.now;
-        return evaluate(w.condition, evalCtx).passed;
-      };
-      try {
-        sim.runUntil(holds, { timeout: w.timeout, description: `waitUntil in step ${index}` });
-      } catch (e) {
-        if (!(e instanceof SimTimeoutError)) throw e;
-        const outcome = evaluate(w.condition, evalCtx);
-        const message = `waitUntil timed out after ${w.timeout} (at ${formatDuration(this.rel(sim.now))}): expected ${outcome.expected}; actual ${JSON.stringify(outcome.actual)}`;
-        record.status = 'timed-out';
-        if (w.onTimeout === 'continue') return undefined;
-        throw new StepFailure(message);
-      }
-      return undefined;
-    }
-    return executeStep(step, index, ctx);
+    const evalCtx = this.evalContext(traces);
+    armCondition(c, evalCtx);
+    let lastCheck = Number.NEGATIVE_INFINITY;
+    const holds = () => {
+      if (sim.eventCount - this.lastProgressEvents >= PROGRESS_EVERY_EVENTS) this.progress();
+      if (sim.now - lastCheck < poll) return false;
+      lastCheck = sim.now;
+      return evaluate(c, evalCtx).passed;
+    };
+    sim.runUntil(holds, { timeout, description: `waitUntil in step ${index}` });
   }
 }

@@ -1,6 +1,17 @@
 // The scenario document as the runner reads it, after YAML parsing and validation against the JSON Schema
-// (schema.ts describes every field for editors and users; these types mirror it for the code).
+// (schema.ts describes every field for editors and users; these types mirror it for the code). Steps,
+// conditions and metrics take their value types from their registries (steps/, conditions/).
 import type { Distribution } from '../../models/sim/index.ts';
+import type { ConditionValues, MetricValues } from './conditions/index.ts';
+import type { StepValues } from './steps/index.ts';
+
+export type { PerBrokerCondition } from './conditions/per-broker.ts';
+export type { CrashIngestSpec } from './steps/crash-ingest.ts';
+export type { PrintKind, PrintSpec } from './steps/print.ts';
+export type { ProduceSpec } from './steps/produce.ts';
+export type { ReassignSpec } from './steps/reassign.ts';
+export type { RequestFaultSpec } from './steps/request-fault.ts';
+export type { WaitUntilSpec } from './steps/wait-until.ts';
 
 /** A duration string such as '250ms', '5s', '2m'. */
 export type DurationText = string;
@@ -131,217 +142,20 @@ export type ControllerAction = ControllerSelector | { controller: ControllerSele
 /** A network node: a broker id, `controller`, or a client name. */
 export type NodeRef = number | string;
 
-export type PrintKind = 'describe-topic' | 'list-topics' | 'reassign-verify' | 'delivery-report';
-
-export type PrintSpec =
-  | PrintKind
-  | { 'describe-topic': string }
-  | { 'reassign-verify': string }
-  | { 'delivery-report': string }
-  | { 'describe-group': string }
-  | { 'ingest-metrics': string }
-  | { 'ingest-losses': string }
-  | { sql: string }
-  | { text: string };
-
-/** Workflow B's explicit-partition load producer: sequences start..start+count-1, sequence % partitions. */
-export interface ProduceSpec {
-  topic: string;
-  start: number;
-  count: number;
-  partitions: number;
-  name?: string;
-  /** Sequences whose value is written as broken JSON (a bad record: its whole ingest batch fails). */
-  invalidJson?: number[];
-  /** Records per second (default: all at once, as the Go program does). */
-  rate?: number;
-}
-
-/** The ingest service crashes after its next successful ingest and before the commit (duplicates follow). */
-export interface CrashIngestSpec {
-  name: string;
-  /** Only when this worker ingests (default: any worker). */
-  worker?: number;
-  /** Starts the service again after this long (default: it stays down until a `start` step). */
-  restartAfter?: DurationText;
-}
-
-export interface ReassignSpec {
-  json?: string | Record<string, unknown>;
-  file?: string;
-  throttle?: number;
-}
-
-export interface WaitUntilSpec {
-  condition: Condition;
-  timeout: DurationText;
-  poll?: DurationText;
-  onTimeout?: 'fail' | 'continue';
-}
-
-export interface StepSpec {
+/** When a step runs and how it is shown; then exactly one action (steps/index.ts lists them). */
+export interface StepTiming {
   at?: DurationText;
   after?: DurationText;
   label?: string;
   note?: string;
   quiet?: boolean;
-  createTopic?: TopicSpec;
-  alterTopic?: { name: string; partitions: number };
-  deleteTopic?: string;
-  reassign?: ReassignSpec;
-  start?: string | string[];
-  stop?: string | string[];
-  crashBroker?: BrokerSelector;
-  restartBroker?: BrokerSelector;
-  crashController?: ControllerAction;
-  restartController?: ControllerAction;
-  partition?: NodeRef[][];
-  isolate?: NodeRef;
-  dropOutbound?: { from: NodeRef; to: NodeRef | NodeRef[] };
-  heal?: true;
-  slowBroker?: { broker: BrokerSelector; delay: DurationText };
-  requestFault?: RequestFaultSpec;
-  waitUntil?: WaitUntilSpec;
-  print?: PrintSpec;
-  produce?: ProduceSpec;
-  lakeOutage?: DurationText;
-  crashIngest?: CrashIngestSpec;
-  run?: DurationText;
 }
 
-/** A scripted request fault (cluster.requestFaults): an error, latency or dropped answer for matching requests. */
-export interface RequestFaultSpec {
-  api: string;
-  topic?: string;
-  partition?: number;
-  client?: string;
-  broker?: number;
-  error?: string;
-  latency?: DurationText;
-  dropResponse?: boolean;
-  count?: number;
-}
+/** A timeline step: its timing and one action of the step registry. */
+export interface StepSpec extends StepTiming, Partial<StepValues> {}
 
-export const STEP_ACTIONS = [
-  'createTopic',
-  'alterTopic',
-  'deleteTopic',
-  'reassign',
-  'start',
-  'stop',
-  'crashBroker',
-  'restartBroker',
-  'crashController',
-  'restartController',
-  'partition',
-  'isolate',
-  'dropOutbound',
-  'heal',
-  'slowBroker',
-  'requestFault',
-  'waitUntil',
-  'print',
-  'produce',
-  'lakeOutage',
-  'crashIngest',
-  'run',
-] as const satisfies readonly (keyof StepSpec)[];
-
-export type StepAction = (typeof STEP_ACTIONS)[number];
-
-export interface PerBrokerCondition {
-  topic?: string;
-  equals?: Record<string, number>;
-  maxSkew?: number;
-}
-
-export interface Condition {
-  leadersPerBroker?: PerBrokerCondition;
-  replicasPerBroker?: PerBrokerCondition;
-  ledBy?: { topic: string; broker: number; partitions?: number[] };
-  leaderFromIsr?: { topic: string; since: string; partitions?: number[] };
-  isr?: { topic: string; partitions?: number[]; size?: Comparison; includes?: number; excludes?: number };
-  offsets?: { topic: string; partitions?: number[]; highWatermark?: Comparison; logEndOffset?: Comparison };
-  reassignments?: { topic?: string; count: Comparison };
-  partitionCount?: { topic: string; count: Comparison };
-  delivery?: {
-    producer: string;
-    sent?: Comparison;
-    acknowledged?: Comparison;
-    failed?: Comparison;
-    lost?: Comparison;
-    duplicated?: Comparison;
-  };
-  producerErrors?: { producer: string; error?: string; count: Comparison };
-  consumer?: { name: string; consumed?: Comparison; lag?: Comparison };
-  group?: { name: string; assigned?: Comparison; perMember?: Comparison; members?: Comparison };
-  perf?: {
-    name: string;
-    done?: boolean;
-    completed?: Comparison;
-    minRecordsPerSec?: Comparison;
-    maxLatencyMs?: Comparison;
-  };
-  timing?: { from?: string; fromPoint?: StepPoint; to: string; max?: DurationText; min?: DurationText };
-  lakeRows?: { table: string; count: Comparison };
-  groupLag?: { group: string; topic?: string; partitions?: number[]; lag: Comparison };
-  ingest?: {
-    name: string;
-    rowsTotal?: Comparison;
-    errorsTotal?: Comparison;
-    consumeRowsTotal?: Comparison;
-    lostBatches?: Comparison;
-    lostRecords?: Comparison;
-    assigned?: Comparison;
-    minPerWorker?: Comparison;
-    maxPerWorker?: Comparison;
-  };
-  invariants?: 'held';
-  quorum?: {
-    leader?: boolean;
-    leaderChanges?: Comparison;
-    epoch?: Comparison;
-    unavailableMs?: Comparison;
-  };
-  metadataLoad?: {
-    exact?: true;
-    committed?: Comparison;
-    acknowledged?: Comparison;
-  };
-  metadataConsistent?: true;
-  all?: Condition[];
-  any?: Condition[];
-  not?: Condition;
-}
-
-export const CONDITION_KINDS = [
-  'leadersPerBroker',
-  'replicasPerBroker',
-  'ledBy',
-  'leaderFromIsr',
-  'isr',
-  'offsets',
-  'reassignments',
-  'partitionCount',
-  'delivery',
-  'producerErrors',
-  'consumer',
-  'group',
-  'perf',
-  'timing',
-  'lakeRows',
-  'groupLag',
-  'ingest',
-  'invariants',
-  'quorum',
-  'metadataLoad',
-  'metadataConsistent',
-  'all',
-  'any',
-  'not',
-] as const satisfies readonly (keyof Condition)[];
-
-export type ConditionKind = (typeof CONDITION_KINDS)[number];
+/** A condition: one kind of the condition registry (conditions/index.ts). */
+export interface Condition extends Partial<ConditionValues> {}
 
 /** A Lake SQL query (Databend dialect) run on the final state; its rows (as strings) must equal `equals`. */
 export interface SqlExpectation {
@@ -355,34 +169,8 @@ export interface ExpectationSpec extends Condition {
   sql?: SqlExpectation;
 }
 
-export interface MetricSpec {
-  delivery?: { producer: string; field: 'sent' | 'acknowledged' | 'failed' | 'lost' | 'duplicated' };
-  producerErrors?: { producer: string; error?: string };
-  leadersPerBroker?: { topic?: string; stat: 'max' | 'min' | 'skew' };
-  consumer?: { name: string; field: 'consumed' | 'lag' };
-  perf?: {
-    name: string;
-    field: 'completed' | 'recordsPerSec' | 'avgLatencyMs' | 'maxLatencyMs' | 'minRecordsPerSec';
-  };
-  offsets?: { topic: string; partitions?: number[]; field: 'highWatermark' | 'logEndOffset' };
-  timing?: { from?: string; fromPoint?: StepPoint; to: string };
-  quorum?: { field: 'leaderChanges' | 'unavailableMs' | 'epoch' };
-  metadataLoad?: { field: 'committed' | 'acknowledged' | 'appended' | 'abandoned' };
-  errorWindow?: { producer: string; field?: 'windowMs' | 'firstMs' | 'lastMs' | 'maxAckGapMs' };
-}
-
-export const METRIC_KINDS = [
-  'delivery',
-  'producerErrors',
-  'leadersPerBroker',
-  'consumer',
-  'perf',
-  'offsets',
-  'timing',
-  'quorum',
-  'metadataLoad',
-  'errorWindow',
-] as const satisfies readonly (keyof MetricSpec)[];
+/** A metric: one kind of the metric registry (conditions/index.ts). */
+export interface MetricSpec extends Partial<MetricValues> {}
 
 export interface ScenarioSpec {
   name: string;

@@ -7,8 +7,11 @@ import { withOffsets, writeBatch } from './codec/record-batch.ts';
 
 const served = new WeakMap<RecordBatch, Buffer>();
 
-/** The bytes a fetch returns for a stored batch (built once per batch: stored batches never change). */
-export function batchBytes(b: RecordBatch): Buffer {
+/**
+ * The bytes a fetch returns for a stored batch (built once per batch: stored batches never change). A batch the model
+ * made is stamped with its append time on the simulation's wall clock (`startTime`, epoch ms at virtual time 0).
+ */
+export function batchBytes(b: RecordBatch, startTime: number): Buffer {
   let out = served.get(b);
   if (out) return out;
   if (b.encoded) out = withOffsets(b.encoded, b.baseOffset, b.partitionLeaderEpoch);
@@ -21,7 +24,7 @@ export function batchBytes(b: RecordBatch): Buffer {
       writeBatch({
         baseOffset: b.baseOffset,
         partitionLeaderEpoch: b.partitionLeaderEpoch,
-        baseTimestamp: b.appendTime,
+        baseTimestamp: startTime + b.appendTime,
         producerId: b.producerId,
         producerEpoch: b.producerEpoch,
         baseSequence: b.baseSequence,
@@ -38,10 +41,10 @@ const text = (s: string | null): Buffer | null => (s === null ? null : Buffer.fr
 const EMPTY = Buffer.alloc(0);
 
 /** A fetched partition's records field: its batches back to back (empty, not null, when there are none). */
-export function recordsOf(batches: readonly RecordBatch[]): Buffer {
+export function recordsOf(batches: readonly RecordBatch[], startTime: number): Buffer {
   if (batches.length === 0) return EMPTY;
-  if (batches.length === 1) return batchBytes(batches[0]!);
-  return Buffer.concat(batches.map(batchBytes));
+  if (batches.length === 1) return batchBytes(batches[0]!, startTime);
+  return Buffer.concat(batches.map((b) => batchBytes(b, startTime)));
 }
 
 export function recordDataOf(key: Buffer | null, value: Buffer | null): RecordData {

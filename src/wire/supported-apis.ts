@@ -5,7 +5,8 @@
 //   topics by id only. Fetch sessions (KIP-227, v7+) are declined with session id 0, as a broker may, so
 //   clients send full fetches. ListOffsets stops at 6: v7's MAX_TIMESTAMP (-3) is not modelled. JoinGroup 4+:
 //   MEMBER_ID_REQUIRED (KIP-394) is how the coordinator hands out member ids. OffsetFetch stops at 7: v8 batches
-//   groups. OffsetForLeaderEpoch is not advertised (clients then skip KIP-320 offset validation). No transactions (no AddPartitionsToTxn, EndTxn...): a transactional batch is refused.
+//   groups. OffsetForLeaderEpoch 0-4 (KIP-320 position validation; v3's replicaId is not checked: every request is
+//   answered by the leader, as ReplicaManager.lastOffsetForLeaderEpoch does). No transactions (no AddPartitionsToTxn, EndTxn...): a transactional batch is refused.
 import type { Message } from './codec/message-codec.ts';
 import { API_SCHEMAS } from './generated/index.ts';
 
@@ -56,6 +57,7 @@ export const SUPPORTED: Readonly<Record<number, readonly [number, number]>> = {
   [ApiKey.CreateTopics]: [2, 7],
   [ApiKey.DeleteTopics]: [1, 5],
   [ApiKey.InitProducerId]: [0, 4],
+  [ApiKey.OffsetForLeaderEpoch]: [0, 4],
   [ApiKey.DescribeConfigs]: [1, 4],
   [ApiKey.CreatePartitions]: [0, 3],
   [ApiKey.IncrementalAlterConfigs]: [0, 1],

@@ -70,6 +70,32 @@ describe('clock', () => {
     expect(never.body.advanced_ms).toBeCloseTo(1000, 6);
   });
 
+  it("takes the scenario language's conditions too (the snake_case names are aliases of them)", async () => {
+    await topic('t', 2);
+    const led = await f.call('POST', '/sim/advance', {
+      until: { ledBy: { topic: 't', broker: 9 }, underReplicated: { count: 0 } },
+      timeout: '1s',
+    });
+    expect(led.status).toBe(200);
+    expect(led.body).toMatchObject({ met: false });
+    const healthy = await f.call('POST', '/sim/advance', {
+      until: { underReplicated: { topic: 't', count: 0 }, fencedBrokers: { count: 0 } },
+      timeout: '5s',
+    });
+    expect(healthy.body).toMatchObject({ met: true });
+    const before = f.host.fingerprint();
+    for (const until of [
+      { ledBy: { topic: 'none', broker: 1 } },
+      { delivery: { producer: 'p', lost: 0 } },
+      { all: [{ fencedBrokers: { count: 0 } }] },
+      { underReplicated: { count: 'many' } },
+    ]) {
+      const r = await f.call('POST', '/sim/advance', { until, timeout: '1s' });
+      expect(r.status, JSON.stringify(until)).toBe(400);
+    }
+    expect(f.host.fingerprint()).toEqual(before);
+  });
+
   it('refuses bad advances without moving the clock', async () => {
     const before = f.host.fingerprint();
     for (const body of [

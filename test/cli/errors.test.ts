@@ -20,7 +20,7 @@ import { bufferIO, UsageError } from '../../src/cli/io.ts';
 import { commands, main } from '../../src/cli/main.ts';
 import { FormatInputError } from '../../src/format/index.ts';
 import { ScenarioError } from '../../src/scenario/index.ts';
-import { StepFailure } from '../../src/scenario/steps.ts';
+import { StepFailure } from '../../src/scenario/steps/index.ts';
 import { SweepInputError } from '../../src/sweep/index.ts';
 
 const ctx = { seed: '1', time: 5, event: 3 };

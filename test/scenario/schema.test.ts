@@ -6,8 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { brokerDefaults } from '../../models/broker/index.ts';
 import { consumerConfig, producerConfig } from '../../models/clients/index.ts';
 import { DEFAULT_CONTROLLER_CONFIG } from '../../models/controller/index.ts';
-import { SCHEMA_FILE } from '../../src/scenario/emit-schema.ts';
+import { LANGUAGE_DOC_FILE, SCHEMA_FILE } from '../../src/scenario/emit-schema.ts';
 import { CONDITION_KINDS, METRIC_KINDS, STEP_ACTIONS, scenarioSchema } from '../../src/scenario/index.ts';
+import { scenarioLanguageDoc } from '../../src/scenario/language-docs.ts';
 
 // biome-ignore lint/suspicious/noExplicitAny: walking a JSON Schema document of arbitrary shape
 type Schema = Record<string, any>;
@@ -16,6 +17,13 @@ const defs = (scenarioSchema as Schema).definitions as Record<string, Schema>;
 describe('scenario JSON Schema', () => {
   it('schema/scenario.schema.json is up to date (regenerate: npx tsx src/scenario/emit-schema.ts)', () => {
     expect(JSON.parse(readFileSync(SCHEMA_FILE, 'utf8'))).toEqual(scenarioSchema);
+  });
+
+  it('docs/scenario-language.md is up to date, and names every step, condition and metric', () => {
+    const doc = readFileSync(LANGUAGE_DOC_FILE, 'utf8');
+    expect(doc).toBe(scenarioLanguageDoc());
+    for (const name of [...STEP_ACTIONS, ...CONDITION_KINDS, ...METRIC_KINDS])
+      expect(doc, name).toContain(`| \`${name}\` |`);
   });
 
   it('compiles in ajv strict mode and rejects unknown top-level keys', () => {

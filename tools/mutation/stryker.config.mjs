@@ -12,8 +12,8 @@ export default {
   vitest: { configFile: 'tools/mutation/vitest.config.ts', related: false },
   // Each mutant runs only the tests that cover it.
   coverageAnalysis: 'perTest',
-  // The machine's two cores are shared: one test process at a time.
-  concurrency: 1,
+  // The machine's two cores are shared: one test process at a time, unless KAFKASIM_MUTATION_CONCURRENCY says more.
+  concurrency: Number(process.env.KAFKASIM_MUTATION_CONCURRENCY ?? 1),
   incremental: true,
   incrementalFile: `reports/mutation/${name}.incremental.json`,
   mutate: mutate.split(','),

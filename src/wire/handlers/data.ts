@@ -1,10 +1,11 @@
-// Produce, Fetch, ListOffsets: the data path, mapped onto the broker model's requests. A produced batch keeps the
+// Produce, Fetch, ListOffsets, OffsetForLeaderEpoch: the data path, mapped onto the broker model's requests. A produced batch keeps the
 // client's bytes and identity (for the sim-side delivery report); a fetch is a full fetch every time (fetch
 // sessions are declined with session id 0, KIP-227), answered from the broker's log with its batches as bytes.
 import type {
   FetchPartitionResponse,
   FetchResponse,
   ListOffsetsResponse,
+  OffsetForLeaderEpochResponse,
   ProduceResponse,
 } from '../../../models/protocol/index.ts';
 import type { ProducerBatchData, RecordRun } from '../../../models/storage/index.ts';
@@ -13,6 +14,7 @@ import type { Message } from '../codec/message-codec.ts';
 import { isControl, isTransactional, readBatches } from '../codec/record-batch.ts';
 import type { FetchRequestData } from '../generated/fetch-request.ts';
 import type { ListOffsetsRequestData } from '../generated/list-offsets-request.ts';
+import type { OffsetForLeaderEpochRequestData } from '../generated/offset-for-leader-epoch-request.ts';
 import type { ProduceRequestData } from '../generated/produce-request.ts';
 import { recordDataOf, recordsOf } from '../record-conversion.ts';
 import { byTopic, call, type HandlerContext } from './context.ts';
@@ -70,6 +72,7 @@ export function handleProduce(ctx: HandlerContext, m: Message): void {
           runs,
           records: b.records.map((r) => recordDataOf(r.key, r.value)),
           encoded: Buffer.from(b.raw),
+          recordTimestamps: b.records.map((r) => b.baseTimestamp + r.timestampDelta),
         };
         sent.push({ topic: t.name, partition: p.index, batch: batch, index, count });
       } catch (e) {
@@ -178,7 +181,7 @@ export function handleFetch(ctx: HandlerContext, m: Message): void {
             ...(p.currentLeader ? { currentLeader: p.currentLeader } : {}),
             abortedTransactions: null,
             preferredReadReplica: -1,
-            records: recordsOf(p.batches),
+            records: recordsOf(p.batches, ctx.conn.node.sim.startTime),
           })),
         })),
       });
@@ -189,17 +192,18 @@ export function handleFetch(ctx: HandlerContext, m: Message): void {
 
 export function handleListOffsets(ctx: HandlerContext, m: Message): void {
   const req = m as unknown as ListOffsetsRequestData;
-  const asked: { topic: string; partition: number; timestamp: -1 | -2 }[] = [];
+  const asked: { topic: string; partition: number; timestamp: number }[] = [];
   const refused: { topic: string; partition: number }[] = [];
   for (const t of req.topics)
     for (const p of t.partitions) {
-      if (p.timestamp === -1 || p.timestamp === -2)
+      // -1 latest, -2 earliest, a time in epoch ms; v7's -3 (MAX_TIMESTAMP) is not advertised.
+      if (p.timestamp >= -2)
         asked.push({ topic: t.name, partition: p.partitionIndex, timestamp: p.timestamp });
       else refused.push({ topic: t.name, partition: p.partitionIndex });
     }
   const respond = (res: ListOffsetsResponse['partitions']) => {
     const all = [
-      ...res.map((p) => ({ ...p, timestamp: -1 })),
+      ...res.map((p) => ({ ...p, timestamp: p.timestamp ?? -1 })),
       ...refused.map((p) => ({
         ...p,
         errorCode: INVALID_REQUEST,
@@ -226,5 +230,32 @@ export function handleListOffsets(ctx: HandlerContext, m: Message): void {
   if (asked.length === 0) return respond([]);
   call<ListOffsetsResponse>(ctx, { type: 'ListOffsets', partitions: asked }, (res) =>
     respond(res.partitions),
+  );
+}
+
+/** KIP-320: where an epoch ends in the leader's log, so a consumer can tell whether its position was truncated away. */
+export function handleOffsetForLeaderEpoch(ctx: HandlerContext, m: Message): void {
+  const req = m as unknown as OffsetForLeaderEpochRequestData;
+  const partitions = req.topics.flatMap((t) =>
+    t.partitions.map((p) => ({
+      topic: t.topic,
+      partition: p.partition,
+      currentLeaderEpoch: p.currentLeaderEpoch,
+      leaderEpoch: p.leaderEpoch,
+    })),
+  );
+  call<OffsetForLeaderEpochResponse>(ctx, { type: 'OffsetForLeaderEpoch', partitions }, (res) =>
+    ctx.respond({
+      throttleTimeMs: 0,
+      topics: [...byTopic(res.partitions, (p) => p.topic)].map(([topic, parts]) => ({
+        topic,
+        partitions: parts.map((p) => ({
+          errorCode: p.errorCode,
+          partition: p.partition,
+          leaderEpoch: p.leaderEpoch,
+          endOffset: p.endOffset,
+        })),
+      })),
+    }),
   );
 }

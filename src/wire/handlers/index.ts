@@ -9,7 +9,7 @@ import {
   handleListPartitionReassignments,
 } from './admin.ts';
 import type { Handler } from './context.ts';
-import { handleFetch, handleListOffsets, handleProduce } from './data.ts';
+import { handleFetch, handleListOffsets, handleOffsetForLeaderEpoch, handleProduce } from './data.ts';
 import {
   handleDescribeGroups,
   handleFindCoordinator,
@@ -47,6 +47,7 @@ export const HANDLERS: Readonly<Record<number, Handler>> = {
   [ApiKey.CreateTopics]: handleCreateTopics,
   [ApiKey.DeleteTopics]: handleDeleteTopics,
   [ApiKey.InitProducerId]: handleInitProducerId,
+  [ApiKey.OffsetForLeaderEpoch]: handleOffsetForLeaderEpoch,
   [ApiKey.DescribeConfigs]: handleDescribeConfigs,
   [ApiKey.CreatePartitions]: handleCreatePartitions,
   [ApiKey.IncrementalAlterConfigs]: handleIncrementalAlterConfigs,

@@ -146,6 +146,23 @@ describe('appendRecords: per-partition errors', () => {
     expect(replica(b, 0).log.logEndOffset).toBe(0);
     expect(out.woken).toEqual([]);
   });
+
+  it('answers a batch of a fenced producer epoch with INVALID_PRODUCER_EPOCH and its reason, appending nothing', () => {
+    const b = managedBroker(1, spec());
+    produce(b, 1, [{ partition: 0, batch: batch(1, { producerId: 7, producerEpoch: 2, baseSequence: 0 }) }]);
+    const out = produce(b, 1, [
+      { partition: 0, batch: batch(1, { producerId: 7, producerEpoch: 1, baseSequence: 1 }) },
+    ]);
+    expect(out.responses[0]!.partitions[0]).toEqual({
+      topic: 't',
+      partition: 0,
+      errorCode: Errors.INVALID_PRODUCER_EPOCH.code,
+      errorMessage: 'Epoch of producer 7 is 1, which is smaller than the last seen epoch 2',
+      baseOffset: -1,
+    });
+    expect(replica(b, 0).log.logEndOffset).toBe(1);
+    expect(out.woken).toEqual([]);
+  });
 });
 
 describe('appendRecords: acks', () => {

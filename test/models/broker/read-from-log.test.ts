@@ -266,6 +266,18 @@ describe('LogReader.tryFetch: reads only what it sends', () => {
     expect(r0(b).bytesOut).toBe(200);
   });
 
+  it('a consumer fetch naming any stale leader epoch, 0 included, answers at once with FENCED_LEADER_EPOCH', () => {
+    const { b, reader } = leader();
+    r0(b).log.highWatermark = 2;
+    for (const epoch of [0, 2]) {
+      const res = reader.tryFetch(
+        fetchOf(-1, [{ fetchOffset: 0, currentLeaderEpoch: epoch }], 1 << 20),
+        false,
+      );
+      expect(res?.partitions[0]?.errorCode, `epoch ${epoch}`).toBe(Errors.FENCED_LEADER_EPOCH.code);
+    }
+  });
+
   it('a consumer fetch with fetch.min.bytes 0 answers at once, even naming no partition', () => {
     const { reader } = leader();
     expect(reader.tryFetch(fetchOf(-1, [], 0), false)).toEqual({ partitions: [] });

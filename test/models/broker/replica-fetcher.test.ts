@@ -378,6 +378,54 @@ describe('ReplicaFetcher: answers', () => {
     expect(mine.latestEpoch).toBe(-1);
   });
 
+  it("a complete truncation takes the leader's high watermark, capped at its new end and never lowering its own", () => {
+    // Epoch 1 holds 0-3 here (high watermark 1); the leader's epoch 1 ends at 3: both logs agree up to 3.
+    const hwAfter = (leaderHw: number) => {
+      const mine = logWith([
+        [1, 1],
+        [1, 1],
+        [1, 1],
+        [1, 1],
+      ]);
+      mine.highWatermark = 1;
+      const f = follower(
+        { topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } },
+        { 'id-t:0': mine },
+      );
+      ok(one(f), {
+        sessionId: 9,
+        partitions: [part(0, { divergingEpoch: { epoch: 1, endOffset: 3 }, highWatermark: leaderHw })],
+      });
+      expect(mine.logEndOffset).toBe(3);
+      return mine.highWatermark;
+    };
+    expect(hwAfter(2)).toBe(2);
+    expect(hwAfter(5)).toBe(3);
+    expect(hwAfter(0)).toBe(1);
+  });
+
+  it("an incomplete truncation (the follower lacks the leader's epoch) keeps its own high watermark", () => {
+    // Epochs 1 (0-1) and 3 (2-3) here; the leader answers with its epoch 2, which this log never had: it truncates
+    // to the end of its epoch 1 and asks again, and the leader's high watermark says nothing yet about 0-1 here.
+    const mine = logWith([
+      [1, 1],
+      [1, 1],
+      [3, 1],
+      [3, 1],
+    ]);
+    const f = follower(
+      { topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 4 }] } },
+      { 'id-t:0': mine },
+    );
+    ok(one(f), {
+      sessionId: 9,
+      partitions: [part(0, { divergingEpoch: { epoch: 2, endOffset: 4 }, highWatermark: 4 })],
+    });
+    expect(mine.logEndOffset).toBe(2);
+    expect(mine.highWatermark).toBe(0);
+    expect(one(f).req.partitions[0]).toMatchObject({ fetchOffset: 2, lastFetchedEpoch: 1 });
+  });
+
   it('backs a partition in error off for replica.fetch.backoff.ms, then sends it afresh', () => {
     const f = follower();
     f.b.core.config['replica.fetch.backoff.ms'] = 700;
