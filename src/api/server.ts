@@ -16,7 +16,14 @@ import {
 import { installAccessControl, notFoundOrWrongMethod } from './access.ts';
 import type { ApiContext } from './context.ts';
 import { ApiError, type ErrorBody, isKafkaError, restErrorOf } from './errors.ts';
-import { type RequestLog, type RequestLogEntry, SimHost, TOOL_HEADER, type WorldOptions } from './host.ts';
+import {
+  REQUEST_LOG_LIMITS,
+  type RequestLog,
+  type RequestLogEntry,
+  SimHost,
+  TOOL_HEADER,
+  type WorldOptions,
+} from './host.ts';
 import { registerMetricsRoute } from './metrics.ts';
 import { registerModuleRoutes } from './module-routes.ts';
 import { Pacer, type PacerOptions } from './pacer.ts';
@@ -219,6 +226,14 @@ export interface ServeOptions {
   logger?: boolean;
   /** Kafka wire-protocol listeners (one port per broker, plus the controller's). */
   kafka?: KafkaListenerOptions;
+  /** Bytes the request log may hold (default REQUEST_LOG_LIMITS.maxBytes); its entry limit grows with it. */
+  requestLogMaxBytes?: number;
+}
+
+/** The request log's limits for a byte budget: the default entry limit, scaled up with a larger budget. */
+export function requestLogLimitsFor(maxBytes: number): { maxBytes: number; maxEntries: number } {
+  const { maxEntries, maxBytes: defaultBytes } = REQUEST_LOG_LIMITS;
+  return { maxBytes, maxEntries: Math.max(maxEntries, Math.floor((maxEntries * maxBytes) / defaultBytes)) };
 }
 
 export interface RunningServer {
@@ -256,7 +271,12 @@ export async function closeServer(app: FastifyInstance, host: SimHost): Promise<
 /** Builds the world, the server and the pacer, listens, and starts pacing. */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const lakeCredentials = options.lakeCredentials ?? generatedLakeCredentials();
-  const host = new SimHost(options.world, { lake: servedLakeOptions(lakeCredentials) });
+  const host = new SimHost(options.world, {
+    lake: servedLakeOptions(lakeCredentials),
+    ...(options.requestLogMaxBytes !== undefined
+      ? { requestLogLimits: requestLogLimitsFor(options.requestLogMaxBytes) }
+      : {}),
+  });
   const pacer = new Pacer(host, options.pacer);
   const listenHost = options.listenHost ?? DEFAULT_HOST;
   const app = await createApiServer({

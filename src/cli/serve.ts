@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { WORLD_LIMITS, type WorldOptions } from '../api/host.ts';
+import { REQUEST_LOG_LIMITS, WORLD_LIMITS, type WorldOptions } from '../api/host.ts';
 import { MAX_SPEED, type Speed, speedOf } from '../api/pacer.ts';
 import { type LakeCredentials, parseLakeCredentials } from '../api/served-lake.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from '../api/server.ts';
@@ -36,6 +36,9 @@ Options:
                         (".example.com" allows its subdomains too)
   --lake-user U:P       the Lake's Basic-auth user (default: root with a generated password, printed at start)
   --record-requests F   write the request log (JSON, replayable) to F on shutdown
+  --request-log-limit S the most the request log holds, e.g. 512MiB (default ${REQUEST_LOG_LIMITS.maxBytes / 1024 ** 2}MiB, at most 2GiB): past it,
+                        changes are refused (409) and Kafka connections closed, so that the log always replays
+                        the run; a busy Kafka client fills 64MiB in minutes (the server's memory grows with it)
   --kafka-port PORT     also speak the Kafka protocol: broker i (in id order) on PORT+i, the controller on
                         PORT+brokers (0 picks free ports); bound to --host
   --advertised-host H   the host name Metadata and FindCoordinator give clients (default: --host)
@@ -59,6 +62,20 @@ function intOf(text: string | undefined, option: string, min: number, max: numbe
   if (!/^\d+$/.test(text.trim()) || Number(text) < min || Number(text) > max)
     throw new UsageError(`--${option} expects a whole number from ${min} to ${max}, got '${text}'`);
   return Number(text);
+}
+
+const SIZE_UNITS: Readonly<Record<string, number>> = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
+export const MAX_REQUEST_LOG_BYTES = 2 * 1024 ** 3;
+
+/** `--request-log-limit`: a size in bytes, or with a unit (KiB, MiB, GiB), from 1 MiB to 2 GiB. */
+export function requestLogLimitOf(text: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*(B|KiB|MiB|GiB)?$/.exec(text.trim());
+  const bytes = m ? Math.floor(Number(m[1]) * SIZE_UNITS[m[2] ?? 'B']!) : Number.NaN;
+  if (!(bytes >= 1024 ** 2 && bytes <= MAX_REQUEST_LOG_BYTES))
+    throw new UsageError(
+      `--request-log-limit expects a size from 1MiB to 2GiB such as 512MiB (units B, KiB, MiB, GiB), got '${text}'`,
+    );
+  return bytes;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -113,6 +130,7 @@ export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boole
         'allowed-hosts': { type: 'string' },
         'lake-user': { type: 'string' },
         'record-requests': { type: 'string' },
+        'request-log-limit': { type: 'string' },
         'kafka-port': { type: 'string' },
         'advertised-host': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
@@ -170,6 +188,8 @@ export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boole
       throw new UsageError(`--lake-user: ${(e as Error).message}`);
     }
   }
+  const requestLogText = values['request-log-limit'] as string | undefined;
+  const requestLogMaxBytes = requestLogText === undefined ? undefined : requestLogLimitOf(requestLogText);
   const seedText = values.seed as string | undefined;
   if (seedText !== undefined && !/^-?\d+$/.test(seedText.trim()))
     throw new UsageError(`--seed expects an integer, got '${seedText}'`);
@@ -215,6 +235,7 @@ export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boole
       ...(token !== undefined ? { token } : {}),
       ...(allowedHosts.length > 0 ? { allowedHosts } : {}),
       ...(lakeCredentials ? { lakeCredentials } : {}),
+      ...(requestLogMaxBytes !== undefined ? { requestLogMaxBytes } : {}),
       ...(kafkaPort !== undefined
         ? {
             kafka: {
