@@ -5,6 +5,7 @@
 
 import { configMap, isForbiddenConfigName } from '../../models/metadata/index.ts';
 import { ExitCode, KafkasimError } from '../../models/sim/index.ts';
+import { didYouMean } from '../did-you-mean.ts';
 
 export type OptionKind = 'flag' | 'value' | 'repeat' | 'multi';
 
@@ -46,8 +47,16 @@ export function parseToolArgs(
     const name = arg.slice(2, eq >= 0 ? eq : undefined);
     const inline = eq >= 0 ? arg.slice(eq + 1) : undefined;
     const kind = spec[name];
-    if (kind === undefined)
-      throw new ToolArgsError(`${arg.slice(0, eq >= 0 ? eq : undefined)} is not a recognized option`);
+    if (kind === undefined) {
+      // joptsimple's words, then the nearest option the tool knows.
+      const hint = didYouMean(
+        `--${name}`,
+        Object.keys(spec).map((k) => `--${k}`),
+      );
+      throw new ToolArgsError(
+        `${arg.slice(0, eq >= 0 ? eq : undefined)} is not a recognized option${hint ? ` (did you mean '${hint}'?)` : ''}`,
+      );
+    }
     if (kind === 'flag') {
       if (inline !== undefined) throw new ToolArgsError(`Option --${name} does not take an argument`);
       add(name);

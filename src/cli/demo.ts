@@ -1,9 +1,19 @@
 // `kafkasim demo`: a small kernel demo that runs on a fresh clone. Three nodes ping each other over a network with
 // random latency; one is partitioned away and healed. It prints what happened and the trace hash, which is the
 // same for the same seed on any machine.
-import { parseArgs } from 'node:util';
 import { SimNode, Simulation } from '../../models/sim/index.ts';
-import { type CliIO, UsageError } from './io.ts';
+import { parseFlags } from './flags.ts';
+import type { CliIO } from './io.ts';
+
+export const DEMO_USAGE = `Usage: kafkasim demo [--seed S]
+
+Runs a small kernel demo in virtual time: three nodes ping each other over a network with random latency; one
+is partitioned away, then healed. Prints what happened and the trace hash (the same for the same seed anywhere).
+
+Options:
+  --seed S    the seed of the random latency draws (default 42)
+  -h, --help  show this help
+`;
 
 class Pinger extends SimNode {
   answered = 0;
@@ -37,13 +47,17 @@ class Pinger extends SimNode {
 }
 
 export function demoCommand(argv: string[], io: CliIO): number {
-  let seed = '42';
-  try {
-    const { values } = parseArgs({ args: argv, options: { seed: { type: 'string' } }, strict: true });
-    seed = values.seed ?? seed;
-  } catch (e) {
-    throw new UsageError((e as Error).message);
+  const { values } = parseFlags(
+    'demo',
+    argv,
+    { seed: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    false,
+  );
+  if (values.help) {
+    io.stdout(DEMO_USAGE);
+    return 0;
   }
+  const seed = values.seed ?? '42';
   const sim = new Simulation({ seed, defaultLatency: { kind: 'lognormal', median: 2, sigma: 0.5 } });
   const nodes = ['n1', 'n2', 'n3'].map((id) => new Pinger(sim, id));
   for (const n of nodes) n.start();

@@ -1,20 +1,16 @@
 // `kafkasim list`: the scenarios shipped in scenarios/, each with the first line of its description.
 import { relative } from 'node:path';
-import { parseArgs } from 'node:util';
 import { listShippedScenarios } from '../scenario/shipped.ts';
-import { type CliIO, UsageError } from './io.ts';
+import { parseFlags } from './flags.ts';
+import type { CliIO } from './io.ts';
 
 export function listCommand(argv: string[], io: CliIO): number {
-  let values: { json?: boolean; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    }));
-  } catch (e) {
-    throw new UsageError((e as Error).message);
-  }
+  const { values } = parseFlags(
+    'list',
+    argv,
+    { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    false,
+  );
   if (values.help) {
     io.stdout('Usage: kafkasim list [--json]\n\nLists the scenarios that ship with kafkasim.\n');
     return 0;

@@ -3,6 +3,7 @@
 // Each subcommand's module is imported when that command runs, so `kafkasim --help` or `list` does not load the
 // HTTP server, the sweep's worker pool or the simulation models (start-up time is the price of every call).
 import { ExitCode, KafkasimError } from '../../models/sim/kafkasim-error.ts';
+import { didYouMeanSuffix } from '../did-you-mean.ts';
 import { packageVersion } from '../package-files.ts';
 import { type CliIO, processIO } from './io.ts';
 
@@ -83,14 +84,16 @@ function help(): string {
     ...lines,
     '',
     'Options:',
-    '  -h, --help     show this help (or `kafkasim <command> --help`)',
+    "  -h, --help     show this help (`kafkasim <command> --help` or `kafkasim help <command>`: a command's own)",
     '  -V, --version  print the version',
     '',
   ].join('\n');
 }
 
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
-  const [first, ...rest] = argv;
+  let [first, ...rest] = argv;
+  // `kafkasim help run` is `kafkasim run --help`.
+  if (first === 'help' && rest[0] !== undefined && commands[rest[0]]) [first, rest] = [rest[0], ['--help']];
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     io.stdout(help());
     return 0;
@@ -101,7 +104,11 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
   }
   const command = commands[first];
   if (!command) {
-    io.stderr(`kafkasim: unknown command '${first}'. Run 'kafkasim --help' for the list of commands.\n`);
+    const what = first.startsWith('-') ? 'option' : 'command';
+    const known = first.startsWith('-') ? ['--help', '--version'] : Object.keys(commands);
+    io.stderr(
+      `kafkasim: unknown ${what} '${first}'${didYouMeanSuffix(first, known)}. Run 'kafkasim --help' for the list of commands.\n`,
+    );
     return 2;
   }
   try {

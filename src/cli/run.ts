@@ -3,6 +3,7 @@
 // 1 when one fails, 2 when the input is invalid (bad file, bad flag), always without a stack trace.
 import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
 import { formatDuration, jsonlSink } from '../../models/sim/index.ts';
+import { didYouMean } from '../did-you-mean.ts';
 import { RunRecorder, runReportHtml } from '../report/index.ts';
 import {
   formatIssueWithExcerpt,
@@ -13,6 +14,7 @@ import {
   type StepEvent,
   shippedScenarioFile,
 } from '../scenario/index.ts';
+import { listShippedScenarios } from '../scenario/shipped.ts';
 import { type CliIO, UsageError } from './io.ts';
 import { scenarioCommandArgs } from './scenario-command.ts';
 
@@ -27,16 +29,44 @@ Options:
                     wallMs, events, traceHash) and nothing else on stdout
   --trace FILE      write every trace event to FILE as JSON lines
   --report FILE     write a self-contained HTML report with charts of the run to FILE
-  --quiet           print only the summary
+  --quiet           print only the verdict and the failing expectations (no step output, no metrics)
   -h, --help        show this help
 
 Exit code: 0 all expectations hold, 1 one failed, 2 invalid input.
 `;
 
-/** A path to a scenario file: as given if it exists, else a shipped scenario of that name. */
+/**
+ * A path to a scenario file: as given if it exists, else a shipped scenario of that name. A bare name (no folder, no
+ * .yaml) that is neither is a usage error that suggests the nearest shipped scenario; a path that does not exist
+ * is left to the loader, which says "no such file" where the file was expected.
+ */
 export function resolveScenarioPath(arg: string): string {
   if (existsSync(arg)) return arg;
-  return shippedScenarioFile(arg) ?? arg;
+  const shipped = shippedScenarioFile(arg);
+  if (shipped !== undefined) return shipped;
+  if (/^[\w.-]+$/.test(arg) && !/\.ya?ml$/i.test(arg)) {
+    const hints = nearestShippedScenarios(arg).map((id) => `'${id}'`);
+    const hint =
+      hints.length === 0
+        ? ''
+        : ` (did you mean ${hints.length === 1 ? hints[0] : `one of ${hints.join(', ')}`}?)`;
+    throw new UsageError(
+      `no scenario file or shipped scenario named '${arg}'${hint}. Run 'kafkasim list' for the shipped scenarios.`,
+    );
+  }
+  return arg;
+}
+
+/**
+ * The shipped scenarios a misspelt or shortened name most likely means: the nearest by edit distance, else the few
+ * ids that contain it (`automq-self-balancing` for `automq-self-balancing-5-brokers`).
+ */
+function nearestShippedScenarios(arg: string): string[] {
+  const ids = listShippedScenarios().map((s) => s.id);
+  const near = didYouMean(arg, ids);
+  if (near !== undefined) return [near];
+  const containing = ids.filter((id) => id.includes(arg.toLowerCase()));
+  return containing.length <= 3 ? containing : [];
 }
 
 /** Prints a ScenarioError as a list of located problems; returns exit code 2. */
@@ -249,7 +279,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     io.stdout(
       `${JSON.stringify({ scenario, seed: usedSeed, passed, expectations, metrics, virtualMs, wallMs, events, traceHash })}\n`,
     );
-  } else io.stdout(summary(result, s, trace?.path, report?.path));
+  } else io.stdout(quiet ? verdict(result, s) : summary(result, s, trace?.path, report?.path));
   return result.passed ? 0 : 1;
 }
 
@@ -263,11 +293,7 @@ export function summary(r: ScenarioResult, s: Style, traceFile?: string, reportF
   const lines: string[] = [''];
   const passedCount = r.expectations.filter((e) => e.passed).length;
   lines.push(s.bold(`Expectations (${passedCount}/${r.expectations.length} passed)`));
-  for (const e of r.expectations) {
-    lines.push(`  ${e.passed ? s.green('PASS') : s.red('FAIL')}  ${e.name}`);
-    lines.push(`        expected ${e.expected}`);
-    lines.push(`        actual   ${compact(e.actual)}`);
-  }
+  for (const e of r.expectations) lines.push(...expectationLines(e, s));
   const metrics = Object.entries(r.metrics);
   if (metrics.length > 0) {
     lines.push(s.bold('Metrics'));
@@ -280,15 +306,33 @@ export function summary(r: ScenarioResult, s: Style, traceFile?: string, reportF
   );
   if (traceFile) lines.push(`Trace written to ${traceFile}`);
   if (reportFile) lines.push(`Report written to ${reportFile}`);
-  const failed = r.expectations.length - passedCount;
-  lines.push(
-    r.passed
-      ? s.green(s.bold(`PASSED: ${r.scenario}`))
-      : s.red(
-          s.bold(
-            `FAILED: ${r.scenario} (${failed} of ${r.expectations.length} expectation${r.expectations.length === 1 ? '' : 's'} failed)`,
-          ),
-        ),
-  );
+  lines.push(verdictLine(r, s));
   return `${lines.join('\n')}\n`;
+}
+
+/** What --quiet prints: each failing expectation (expected and actual), then the verdict line. */
+export function verdict(r: ScenarioResult, s: Style): string {
+  const lines = r.expectations.filter((e) => !e.passed).flatMap((e) => expectationLines(e, s));
+  lines.push(verdictLine(r, s));
+  return `${lines.join('\n')}\n`;
+}
+
+function expectationLines(e: ScenarioResult['expectations'][number], s: Style): string[] {
+  return [
+    `  ${e.passed ? s.green('PASS') : s.red('FAIL')}  ${e.name}`,
+    `        expected ${e.expected}`,
+    `        actual   ${compact(e.actual)}`,
+  ];
+}
+
+/** `PASSED: name` or `FAILED: name (k of n expectations failed)`. */
+function verdictLine(r: ScenarioResult, s: Style): string {
+  const failed = r.expectations.filter((e) => !e.passed).length;
+  return r.passed
+    ? s.green(s.bold(`PASSED: ${r.scenario}`))
+    : s.red(
+        s.bold(
+          `FAILED: ${r.scenario} (${failed} of ${r.expectations.length} expectation${r.expectations.length === 1 ? '' : 's'} failed)`,
+        ),
+      );
 }

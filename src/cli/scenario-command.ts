@@ -1,9 +1,10 @@
-// The start `run`, `sweep` and `validate` share: parse the flags (node's parseArgs, strict), print the usage for
-// --help, and ask for exactly one scenario (a file or a shipped name); anything else is a usage error (exit 2).
-import { type ParseArgsConfig, parseArgs } from 'node:util';
+// The start `run`, `sweep` and `validate` share: parse the flags (parseFlags: a misspelt flag gets a did-you-mean),
+// print the usage for --help, and ask for exactly one scenario (a file or a shipped name); anything else is a usage
+// error (exit 2).
+import type { parseArgs } from 'node:util';
+import { type FlagOptions as Options, parseFlags } from './flags.ts';
 import { type CliIO, UsageError } from './io.ts';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
 type Values<O extends Options> = ReturnType<
   typeof parseArgs<{ args: string[]; options: O; allowPositionals: true; strict: true }>
 >['values'];
@@ -15,13 +16,9 @@ export function scenarioCommandArgs<O extends Options>(
   usage: string,
   io: CliIO,
 ): { values: Values<O>; scenario: string } | undefined {
-  let parsed: { values: Values<O>; positionals: string[] };
-  try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message}\n\n${usage}`);
-  }
-  const { values, positionals } = parsed;
+  // The command's name, from its usage's first line (`Usage: kafkasim run <file> ...`).
+  const command = /^Usage: kafkasim (\S+)/.exec(usage)?.[1] ?? 'run';
+  const { values, positionals } = parseFlags(command, argv, options);
   if ((values as { help?: boolean }).help) {
     io.stdout(usage);
     return undefined;

@@ -4,13 +4,13 @@
 // input, 1 when the server cannot start (e.g. the port is taken).
 import { writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { REQUEST_LOG_LIMITS, WORLD_LIMITS, type WorldOptions } from '../api/host.ts';
 import { MAX_SPEED, type Speed, speedOf } from '../api/pacer.ts';
 import { type LakeCredentials, parseLakeCredentials } from '../api/served-lake.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from '../api/server.ts';
 import { ScenarioError } from '../scenario/index.ts';
 import { InputFileError, readInputFile } from '../scenario/input-file.ts';
+import { parseFlags } from './flags.ts';
 import { type CliIO, UsageError } from './io.ts';
 import { reportScenarioError, resolveScenarioPath } from './run.ts';
 
@@ -111,36 +111,27 @@ export async function uiCommand(argv: string[], io: CliIO): Promise<number> {
 }
 
 export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boolean } = {}): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        brokers: { type: 'string' },
-        'first-broker-id': { type: 'string' },
-        storage: { type: 'string' },
-        autobalancer: { type: 'boolean' },
-        seed: { type: 'string' },
-        host: { type: 'string' },
-        port: { type: 'string' },
-        speed: { type: 'string' },
-        paused: { type: 'boolean' },
-        token: { type: 'string' },
-        'allowed-hosts': { type: 'string' },
-        'lake-user': { type: 'string' },
-        'record-requests': { type: 'string' },
-        'request-log-limit': { type: 'string' },
-        'kafka-port': { type: 'string' },
-        'advertised-host': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    }));
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message}\n\n${SERVE_USAGE}`);
-  }
+  const parsed = parseFlags(mode.ui ? 'ui' : 'serve', argv, {
+    brokers: { type: 'string' },
+    'first-broker-id': { type: 'string' },
+    storage: { type: 'string' },
+    autobalancer: { type: 'boolean' },
+    seed: { type: 'string' },
+    host: { type: 'string' },
+    port: { type: 'string' },
+    speed: { type: 'string' },
+    paused: { type: 'boolean' },
+    token: { type: 'string' },
+    'allowed-hosts': { type: 'string' },
+    'lake-user': { type: 'string' },
+    'record-requests': { type: 'string' },
+    'request-log-limit': { type: 'string' },
+    'kafka-port': { type: 'string' },
+    'advertised-host': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  const values: Record<string, string | boolean | undefined> = parsed.values;
+  const positionals = parsed.positionals;
   if (values.help) {
     io.stdout(SERVE_USAGE);
     return 0;

@@ -4,7 +4,6 @@
 // passed its expectations, 1 when one did not, 2 for invalid input, 130 when interrupted.
 import { closeSync, openSync, readdirSync, rmSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { formatDuration } from '../../models/sim/index.ts';
 import { sweepReportHtml, WHATIF_METRICS } from '../report/index.ts';
 import { loadScenarioFile } from '../scenario/index.ts';
@@ -29,6 +28,7 @@ import {
 } from '../sweep/index.ts';
 import { parseQueueUrl, redactedUrl } from '../sweep/queue/queue-config.ts';
 import { runSweepOnQueue } from '../sweep/queue/submit.ts';
+import { parseFlags } from './flags.ts';
 import { type CliIO, UsageError } from './io.ts';
 import { resolveScenarioPath } from './run.ts';
 import { scenarioCommandArgs } from './scenario-command.ts';
@@ -386,32 +386,14 @@ function partFiles(arg: string): string[] {
 }
 
 async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
-  let values: {
-    csv?: string;
-    json?: boolean;
-    out?: string;
-    report?: string;
-    partial?: boolean;
-    help?: boolean;
-  };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: argv,
-      options: {
-        csv: { type: 'string' },
-        json: { type: 'boolean' },
-        out: { type: 'string' },
-        report: { type: 'string' },
-        partial: { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: true,
-      strict: true,
-    }));
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message}\n\n${SWEEP_USAGE}`);
-  }
+  const { values, positionals } = parseFlags('sweep merge', argv, {
+    csv: { type: 'string' },
+    json: { type: 'boolean' },
+    out: { type: 'string' },
+    report: { type: 'string' },
+    partial: { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) {
     io.stdout(SWEEP_USAGE);
     return 0;

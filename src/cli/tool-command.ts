@@ -10,6 +10,11 @@ export function toolCommandArgs(
   usage: string,
   io: CliIO,
 ): ParsedToolArgs | undefined {
+  // -h as well as Kafka's --help, as every kafkasim command takes it.
+  if (argv.includes('-h')) {
+    io.stdout(usage);
+    return undefined;
+  }
   let args: ParsedToolArgs;
   try {
     args = parseToolArgs(argv, spec);

@@ -3,7 +3,6 @@
 // SIGINT/SIGTERM: finish the running runs, then exit 0 (a second signal: exit at once; the running runs go back to
 // the queue when their locks expire and another worker takes them).
 import { hostname } from 'node:os';
-import { parseArgs } from 'node:util';
 import { defaultParallelism } from '../sweep/index.ts';
 import {
   DEFAULT_LOCK_DURATION_MS,
@@ -12,6 +11,7 @@ import {
   redactedUrl,
 } from '../sweep/queue/queue-config.ts';
 import { startQueueWorker } from '../sweep/queue/queue-worker.ts';
+import { parseFlags } from './flags.ts';
 import { type CliIO, UsageError } from './io.ts';
 
 export const WORKER_USAGE = `Usage: kafkasim worker --queue redis://HOST:6379/0 [options]
@@ -49,25 +49,20 @@ export async function workerCommand(
   io: CliIO,
   options: WorkerCommandOptions = {},
 ): Promise<number> {
-  let values: Record<string, string | boolean | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        queue: { type: 'string' },
-        concurrency: { type: 'string' },
-        name: { type: 'string' },
-        'lock-duration': { type: 'string' },
-        'stalled-interval': { type: 'string' },
-        'run-timeout': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      allowPositionals: false,
-      strict: true,
-    }));
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message}\n\n${WORKER_USAGE}`);
-  }
+  const values: Record<string, string | boolean | undefined> = parseFlags(
+    'worker',
+    argv,
+    {
+      queue: { type: 'string' },
+      concurrency: { type: 'string' },
+      name: { type: 'string' },
+      'lock-duration': { type: 'string' },
+      'stalled-interval': { type: 'string' },
+      'run-timeout': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    false,
+  ).values;
   if (values.help) {
     io.stdout(WORKER_USAGE);
     return 0;

@@ -86,12 +86,16 @@ export class ScenarioSource {
       };
     }
     const source = new ScenarioSource(name, doc, lineCounter, text);
-    const issues = doc.errors.map((e) => {
-      const { line, col } = lineCounter.linePos(e.pos[0]);
-      const message = `invalid YAML: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
-      return source.issueAt(line, col, pathAtOffset(doc, e.pos[0]), message);
-    });
-    return { source, issues };
+    // Only the first syntax error: the parser's recovery from it reports follow-on errors (an unclosed bracket or
+    // quote makes every later line look wrong) that mislead more than they help.
+    const first = doc.errors.reduce<(typeof doc.errors)[number] | undefined>(
+      (a, e) => (a === undefined || e.pos[0] < a.pos[0] ? e : a),
+      undefined,
+    );
+    if (first === undefined) return { source, issues: [] };
+    const { line, col } = lineCounter.linePos(first.pos[0]);
+    const message = `invalid YAML: ${first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
+    return { source, issues: [source.issueAt(line, col, pathAtOffset(doc, first.pos[0]), message)] };
   }
 
   /** Wraps an object given through the library API (no positions). */

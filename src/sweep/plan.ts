@@ -2,6 +2,7 @@
 // anything runs (a bad value fails in a second, not after an hour), the metrics are resolved (defaults from the
 // scenario) and checked against what the scenario can measure, and the shard's runs are picked.
 import { resolve } from 'node:path';
+import { didYouMean } from '../did-you-mean.ts';
 import { WHATIF_METRIC_NAMES } from '../report/index.ts';
 import {
   formatIssue,
@@ -161,7 +162,7 @@ function checkMetrics(metrics: readonly string[], specs: readonly ScenarioSpec[]
     if (seen.has(m)) throw new SweepInputError(`--metrics: '${m}' is given twice`);
     seen.add(m);
     if (known.has(m)) continue;
-    const hint = closest(m, [...known]);
+    const hint = didYouMean(m, known, Math.max(2, Math.floor(m.length / 4)));
     throw new SweepInputError(
       `--metrics: unknown metric '${m}'${hint ? ` (did you mean '${hint}'?)` : ''}. Known: the scenario's metrics, its clients' (${[
         ...known,
@@ -171,29 +172,4 @@ function checkMetrics(metrics: readonly string[], specs: readonly ScenarioSpec[]
         .join(', ')}, ...) and the what-if metrics (${WHATIF_METRIC_NAMES.join(', ')})`,
     );
   }
-}
-
-/** The candidate nearest by edit distance, when it is close enough to be a typo. */
-function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Number.POSITIVE_INFINITY;
-  for (const c of candidates) {
-    const d = editDistance(word.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [c, d];
-  }
-  return bestDistance <= Math.max(2, Math.floor(word.length / 4)) ? best : undefined;
-}
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diag = up;
-    }
-  }
-  return row[b.length]!;
 }

@@ -160,7 +160,7 @@ describe('kafkasim serve', () => {
       [['--request-log-limit', '10'], /--request-log-limit expects a size from 1MiB to 2GiB .* got '10'/],
       [['--request-log-limit', '3GiB'], /--request-log-limit expects a size from 1MiB to 2GiB/],
       [['--request-log-limit', 'lots'], /--request-log-limit expects a size from 1MiB to 2GiB/],
-      [['--bogus'], /Unknown option '--bogus'/],
+      [['--bogus'], /unknown option '--bogus'/],
       [['no-such-file.yaml'], /cannot read the scenario file 'no-such-file.yaml'/],
       [['/dev/zero'], /cannot read the scenario file '\/dev\/zero': not a regular file/],
       [['a.yaml', 'b.yaml'], /at most one scenario file/],

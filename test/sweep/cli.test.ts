@@ -41,7 +41,7 @@ describe('kafkasim sweep: bad input exits 2 with a clear message', () => {
     [['--seeds', '0'], /--seeds expects a positive integer, got '0'/],
     [['--parallel', 'many'], /--parallel expects a positive integer/],
     [['--metrics', 'lostt'], /unknown metric 'lostt' \(did you mean 'lost'\?\)/],
-    [['--frobnicate'], /Unknown option '--frobnicate'/],
+    [['--frobnicate'], /unknown option '--frobnicate'/],
   ])('%j', async (flags, message) => {
     const r = await sweep(TINY, ...flags);
     expect(r.code).toBe(2);
