@@ -20,6 +20,7 @@ export {
   type FaultApi,
   type RequestFaultRule,
   RequestFaults,
+  requestFaultRuleOf,
 } from './request-faults.ts';
 export {
   DEFAULT_CLIENT_STARTUP,

@@ -12,7 +12,12 @@ import {
   type FetchPartitionResponse,
   type ProducePartitionResponse,
 } from '../../models/protocol/index.ts';
-import type { NodeId, RequestInterception, Simulation } from '../../models/sim/index.ts';
+import {
+  type NodeId,
+  parseDuration,
+  type RequestInterception,
+  type Simulation,
+} from '../../models/sim/index.ts';
 
 /** The request types a rule can name (the model's names, which are Kafka's API names). */
 export const FAULT_APIS = [
@@ -63,6 +68,34 @@ export interface RequestFaultRule {
   dropResponse?: boolean;
   /** How many requests the rule applies to; absent = until removed. */
   count?: number;
+}
+
+/** A rule as the scenario language and the HTTP API spell it (names checked by their schemas; latency a duration). */
+export interface RequestFaultSpec {
+  api: string;
+  topic?: string;
+  partition?: number;
+  client?: string;
+  broker?: number;
+  error?: string;
+  latency?: string | number;
+  dropResponse?: boolean;
+  count?: number;
+}
+
+/** The rule a spec stands for; a latency that is no duration throws parseDuration's error. */
+export function requestFaultRuleOf(spec: RequestFaultSpec): RequestFaultRule {
+  return {
+    api: spec.api as FaultApi,
+    ...(spec.topic !== undefined ? { topic: spec.topic } : {}),
+    ...(spec.partition !== undefined ? { partition: spec.partition } : {}),
+    ...(spec.client !== undefined ? { client: spec.client } : {}),
+    ...(spec.broker !== undefined ? { broker: spec.broker } : {}),
+    ...(spec.error !== undefined ? { error: spec.error as ErrorName } : {}),
+    ...(spec.latency !== undefined ? { latencyMs: parseDuration(spec.latency) } : {}),
+    ...(spec.dropResponse ? { dropResponse: true } : {}),
+    ...(spec.count !== undefined ? { count: spec.count } : {}),
+  };
 }
 
 export interface ActiveRequestFault {

@@ -3,9 +3,13 @@
 // apply to simulated clients and to real ones on the Kafka listener alike; adding and removing them are changes,
 // recorded in the request log and replayed.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type ErrorName, Errors } from '../../../models/protocol/index.ts';
-import { parseDuration } from '../../../models/sim/index.ts';
-import { type ActiveRequestFault, FAULT_APIS, type RequestFaultRule } from '../../cluster/index.ts';
+import { Errors } from '../../../models/protocol/index.ts';
+import {
+  type ActiveRequestFault,
+  FAULT_APIS,
+  type RequestFaultRule,
+  requestFaultRuleOf,
+} from '../../cluster/index.ts';
 import type { ApiContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import { routeSchema } from '../route-schema.ts';
@@ -61,25 +65,15 @@ const activeSchema = {
 };
 
 export function ruleOf(body: RuleBody): RequestFaultRule {
-  let latencyMs: number | undefined;
-  if (body.latency !== undefined) {
-    try {
-      latencyMs = parseDuration(body.latency);
-    } catch (e) {
-      throw badRequest(`latency: ${(e as Error).message}`);
-    }
+  const { drop_response, ...rest } = body;
+  try {
+    return requestFaultRuleOf({
+      ...rest,
+      ...(drop_response !== undefined ? { dropResponse: drop_response } : {}),
+    });
+  } catch (e) {
+    throw badRequest(`latency: ${(e as Error).message}`);
   }
-  return {
-    api: body.api as RequestFaultRule['api'],
-    ...(body.topic !== undefined ? { topic: body.topic } : {}),
-    ...(body.partition !== undefined ? { partition: body.partition } : {}),
-    ...(body.client !== undefined ? { client: body.client } : {}),
-    ...(body.broker !== undefined ? { broker: body.broker } : {}),
-    ...(body.error !== undefined ? { error: body.error as ErrorName } : {}),
-    ...(latencyMs !== undefined ? { latencyMs } : {}),
-    ...(body.drop_response ? { dropResponse: true } : {}),
-    ...(body.count !== undefined ? { count: body.count } : {}),
-  };
 }
 
 export function registerRequestFaultRoutes(app: FastifyInstance, ctx: ApiContext): void {

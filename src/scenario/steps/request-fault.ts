@@ -1,23 +1,17 @@
 // requestFault: a scripted request fault (cluster.requestFaults): an error, added latency or a dropped answer for
 // the requests that match, simulated and real clients alike.
-import type { ErrorName } from '../../../models/protocol/index.ts';
 import { Errors } from '../../../models/protocol/index.ts';
-import { parseDuration } from '../../../models/sim/index.ts';
-import type { RequestFaultRule } from '../../cluster/index.ts';
-import { FAULT_APIS } from '../../cluster/request-faults.ts';
+import {
+  type RequestFaultSpec as ClusterRequestFaultSpec,
+  FAULT_APIS,
+  requestFaultRuleOf,
+} from '../../cluster/request-faults.ts';
 import { object, ref, withDescription } from '../schema-kit.ts';
 import type { StepDefinition } from './step.ts';
 
-export interface RequestFaultSpec {
-  api: string;
-  topic?: string;
-  partition?: number;
-  client?: string;
-  broker?: number;
-  error?: string;
+/** The scenario's spelling: a latency is a duration string. */
+export interface RequestFaultSpec extends ClusterRequestFaultSpec {
   latency?: string;
-  dropResponse?: boolean;
-  count?: number;
 }
 
 export const requestFault: StepDefinition<RequestFaultSpec> = {
@@ -65,17 +59,7 @@ export const requestFault: StepDefinition<RequestFaultSpec> = {
     return `# request fault: ${f.api}${where ? ` (${where})` : ''} -> ${what}${f.count !== undefined ? `, ${f.count} time${f.count === 1 ? '' : 's'}` : ''}`;
   },
   execute(f, { cluster }) {
-    cluster.requestFaults.add({
-      api: f.api as RequestFaultRule['api'],
-      ...(f.topic !== undefined ? { topic: f.topic } : {}),
-      ...(f.partition !== undefined ? { partition: f.partition } : {}),
-      ...(f.client !== undefined ? { client: f.client } : {}),
-      ...(f.broker !== undefined ? { broker: f.broker } : {}),
-      ...(f.error !== undefined ? { error: f.error as ErrorName } : {}),
-      ...(f.latency !== undefined ? { latencyMs: parseDuration(f.latency) } : {}),
-      ...(f.dropResponse ? { dropResponse: true } : {}),
-      ...(f.count !== undefined ? { count: f.count } : {}),
-    });
+    cluster.requestFaults.add(requestFaultRuleOf(f));
     return undefined;
   },
 };
