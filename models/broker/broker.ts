@@ -11,6 +11,7 @@
 //   fetch-session.ts       incremental fetch sessions (KIP-227)          (FetchSession, FetchSessionCache)
 //   replica-fetcher.ts     the follower's fetch loops                    (AbstractFetcherThread)
 //   lifecycle-manager.ts   registration, heartbeats, the metadata log    (BrokerLifecycleManager)
+//   log-manager.ts         retention, segment configs                    (LogManager, UnifiedLog)
 //   controller-channel.ts  requests to the active controller             (NodeToControllerChannelManager)
 //   request-channel.ts     one request per connection at a time          (SocketServer, muted channels)
 //   load-model.ts          load as latency on network in and out
@@ -30,6 +31,7 @@ import { FetchSessionCache } from './fetch-session.ts';
 import { KafkaApis } from './kafka-apis.ts';
 import { BrokerLifecycleManager } from './lifecycle-manager.ts';
 import { BrokerLoadModel } from './load-model.ts';
+import { LogManager, RETENTION_INITIAL_DELAY_MS } from './log-manager.ts';
 import type { PartitionReplica } from './partition-replica.ts';
 import { LogReader } from './read-from-log.ts';
 import { ReplicaFetcher } from './replica-fetcher.ts';
@@ -84,6 +86,7 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
   private readonly purgatory: FetchPurgatory;
   private readonly sessions: FetchSessionCache;
   private readonly load: BrokerLoadModel;
+  private readonly logManager: LogManager;
   private readonly channel: RequestChannel;
   private readonly apis: KafkaApis;
 
@@ -114,7 +117,13 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
         this.fetcher.changed(r);
         this.replicaWatcher?.replicaChanged(this, r);
       },
+      configureLog: (topic, log) => this.logManager.configure(topic, log),
     });
+    this.logManager = new LogManager(
+      this,
+      () => this.replicaManager.replicas.values(),
+      (r) => this.replicaManager.wake(r.key),
+    );
     this.fetcher = new ReplicaFetcher(this, this.replicaManager);
     const reader = new LogReader(this, this.replicaManager);
     this.purgatory = new FetchPurgatory(this, this.replicaManager, reader, (res, reply) =>
@@ -192,6 +201,12 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
     this.lifecycle.start();
     const lag = this.config['replica.lag.time.max.ms'];
     this.every(lag / 2, () => this.replicaManager.maybeShrinkIsr(), 'broker.isr-shrink-check');
+    this.every(
+      this.config['log.retention.check.interval.ms'],
+      () => this.logManager.cleanupLogs(),
+      'broker.log-retention-check',
+      RETENTION_INITIAL_DELAY_MS,
+    );
   }
 
   /** Replays committed metadata records and acts on what changed for this broker's replicas. */
@@ -199,6 +214,7 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
     const before = this.image;
     const { image: after, changedPartitions } = replayDelta(before, entries);
     this.image = after;
+    if (this.published && before.configs.topic !== after.configs.topic) this.logManager.reconfigure();
     if (this.published) this.replicaManager.applyDelta(before, after, changedPartitions);
     else this.maybePublish();
   }

@@ -17,6 +17,8 @@ export interface BrokerConfig {
   'follower.replication.throttled.rate': number;
   /** Kafka broker default for topics without their own. */
   'min.insync.replicas': number;
+  /** Kafka: how often the log manager deletes segments past retention.ms / retention.bytes (default 5 min). */
+  'log.retention.check.interval.ms': number;
   'offsets.topic.num.partitions': number;
   /** kafkasim: the broker's network-in capacity in bytes/s (queueing grows as load approaches it). */
   'kafkasim.broker.network.in.bytes.per.sec': number;
@@ -48,6 +50,7 @@ export const brokerDefaults: Readonly<BrokerConfig> = Object.freeze({
   'replica.fetch.backoff.ms': 1000,
   'follower.replication.throttled.rate': Number.POSITIVE_INFINITY,
   'min.insync.replicas': 1,
+  'log.retention.check.interval.ms': 300_000,
   'offsets.topic.num.partitions': 50,
   'kafkasim.broker.network.in.bytes.per.sec': 125_000_000,
   'kafkasim.broker.network.out.bytes.per.sec': 125_000_000,

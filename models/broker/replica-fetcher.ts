@@ -3,7 +3,8 @@
 // (KIP-227; Kafka's FetchSessionHandler): the first fetch is full and opens a session, later ones name only the
 // partitions whose fetch position changed (and those to forget), and the leader answers only partitions with
 // news. A session error, or a lost request, starts over with a full fetch. The answers append to the follower's
-// log and carry the leader's high watermark; a diverging epoch (KIP-320) truncates the log first.
+// log and carry the leader's high watermark and log start; a diverging epoch (KIP-320) truncates the log first, and
+// a log end below the leader's log start (retention deleted it there) starts the log again at that start.
 // A fetch builds its request from the partitions whose fetch state may have changed since the last one (appended
 // to or truncated by an answer, newly followed, no longer followed, back from a back-off), not from every
 // partition followed: an idle partition costs nothing per fetch. A full fetch (a new session) lists them all.
@@ -336,6 +337,18 @@ export class ReplicaFetcher {
       // Whatever the answer did to it (an append, a truncation, an error), the next fetch looks at it.
       const f = lf.partitions.get(r.key);
       if (f) lf.enqueue(f);
+      if (pr.errorCode === Errors.OFFSET_OUT_OF_RANGE.code && pr.logStartOffset > r.log.logEndOffset) {
+        // Retention on the leader deleted what this follower lacks: it starts again at the leader's log start
+        // (ReplicaFetcherThread's out-of-range handling, truncateFullyAndStartAt) and fetches from there at once.
+        core.emit('broker.truncate-fully', {
+          topic: r.topic,
+          partition: r.partition,
+          from: r.log.logEndOffset,
+          to: pr.logStartOffset,
+        });
+        r.log.truncateFullyAndStartAt(pr.logStartOffset);
+        continue;
+      }
       if (pr.errorCode !== 0) {
         if (f) {
           f.delayedUntil = core.sim.now + core.config['replica.fetch.backoff.ms'];
@@ -368,6 +381,9 @@ export class ReplicaFetcher {
         for (const b of pr.batches) bytes += b.bytes;
       }
       r.log.highWatermark = Math.min(r.log.logEndOffset, pr.highWatermark);
+      // The leader's log start, as far as this log has it committed (UnifiedLog.maybeIncrementLogStartOffset).
+      if (pr.logStartOffset > r.log.logStartOffset)
+        r.log.incrementLogStartOffset(Math.min(pr.logStartOffset, r.log.highWatermark));
     }
     return bytes;
   }

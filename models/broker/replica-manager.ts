@@ -25,6 +25,8 @@ export interface ReplicaManagerHooks {
   readonly onRoleChange: (replica: PartitionReplica) => void;
   /** Something the data-plane invariants read of a replica was set (ReplicaWatcher). */
   readonly replicaChanged: (replica: PartitionReplica) => void;
+  /** A log is hosted here now: give it its topic's segment configs. */
+  readonly configureLog: (topic: string, log: PartitionLog) => void;
 }
 
 export class ReplicaManager implements ReplicaHost {
@@ -240,6 +242,7 @@ export class ReplicaManager implements ReplicaHost {
       logs.set(key, log);
       log.reportTo(this.core.sim.fingerprint, `broker-${this.core.brokerId}/${key}`);
     }
+    this.hooks.configureLog(topic.name, log);
     const r = new PartitionReplica(this, key, topic.name, topic.topicId, p, log);
     this.replicas.set(key, r);
     this.list = undefined;

@@ -3,7 +3,7 @@
 //   copies data to the new replicas before the old ones are removed.
 // - `shared` (AutoMQ): one PartitionLog per partition in SharedStorage (object storage behind a durable WAL);
 //   RF 1; a move closes the partition on one broker and opens it on another without copying data.
-// Left out: segments, retention and compaction, transactions and control batches, on-disk formats.
+// Left out: compaction, transactions and control batches, on-disk formats.
 // Facts: kraft.md §4 (epochs, reassignment), automq-balancer.md §4 (physical move), Kafka's idempotent producer
 // state (5 recent batches per producer, ProducerStateManager).
 export {
@@ -13,7 +13,14 @@ export {
   type RecordData,
   type RecordRun,
 } from './batch.ts';
-export { type AppendOutcome, type LogWatcher, PartitionLog } from './partition-log.ts';
+export {
+  type AppendOutcome,
+  DEFAULT_SEGMENT_BYTES,
+  DEFAULT_SEGMENT_MS,
+  type LogWatcher,
+  PartitionLog,
+  type Segment,
+} from './partition-log.ts';
 export { SharedStorage } from './shared-storage.ts';
 
 export type StorageMode = 'kafka' | 'shared';

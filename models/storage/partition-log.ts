@@ -1,5 +1,8 @@
 // A partition's log at batch level: offsets, high watermark, the leader-epoch cache used to find where a
-// follower's log diverges, and the idempotent-producer state that lets a leader recognise a retried batch.
+// follower's log diverges, the idempotent-producer state that lets a leader recognise a retried batch, and the
+// segments retention deletes whole (Kafka's LocalLog): a segment rolls when the next batch would take it past
+// segment.bytes or its first batch is older than segment.ms (UnifiedLog.maybeRoll; segment.jitter.ms is not drawn),
+// and the log start offset moves to the first segment left.
 import type { Fingerprint } from '../sim/index.ts';
 import { lastOffsetOf, type ProducerBatchData, type RecordBatch } from './batch.ts';
 
@@ -22,14 +25,42 @@ export type AppendOutcome =
   /** A batch of an epoch older than the producer's latest here: fenced (Kafka's INVALID_PRODUCER_EPOCH). */
   | { kind: 'invalid-epoch'; currentEpoch: number };
 
-/** Hears of every change of a log's offsets (an append, a truncation, a new high watermark). */
+/** One segment's bookkeeping: its batches are the log's from `baseOffset` to the next segment's. */
+export interface Segment {
+  readonly baseOffset: number;
+  bytes: number;
+  batches: number;
+  /** The first batch's append time: segment.ms counts from it (LogSegment's rolling-based timestamp). */
+  firstTimestamp: number;
+  /** The largest append time in it: retention.ms counts from it (LogSegment.largestTimestamp). */
+  largestTimestamp: number;
+}
+
+const emptySegment = (baseOffset: number): Segment => ({
+  baseOffset,
+  bytes: 0,
+  batches: 0,
+  firstTimestamp: -1,
+  largestTimestamp: -1,
+});
+
+/** Kafka's defaults for segment.bytes (1 GiB) and segment.ms (7 days). */
+export const DEFAULT_SEGMENT_BYTES = 1_073_741_824;
+export const DEFAULT_SEGMENT_MS = 604_800_000;
+
+/** Hears of every change of a log's offsets (an append, a truncation, a new high watermark or log start). */
 export interface LogWatcher {
   logChanged(log: PartitionLog): void;
 }
 
 export class PartitionLog {
   private batches: RecordBatch[] = [];
-  logStartOffset = 0;
+  /** Oldest first; the last is the active segment. Never empty. */
+  private segs: Segment[] = [emptySegment(0)];
+  /** The topic's segment.bytes and segment.ms: the broker keeps them as the topic's configs say. */
+  segmentBytes = DEFAULT_SEGMENT_BYTES;
+  segmentMs = DEFAULT_SEGMENT_MS;
+  #logStartOffset = 0;
   logEndOffset = 0;
   #highWatermark = 0;
   sizeBytes = 0;
@@ -48,6 +79,11 @@ export class PartitionLog {
 
   get highWatermark(): number {
     return this.#highWatermark;
+  }
+
+  /** The first offset a reader may fetch: moved by retention (and, on a follower, by the leader's). */
+  get logStartOffset(): number {
+    return this.#logStartOffset;
   }
 
   set highWatermark(offset: number) {
@@ -130,6 +166,18 @@ export class PartitionLog {
   }
 
   private appendBatch(b: RecordBatch): void {
+    let active = this.segs[this.segs.length - 1]!;
+    if (
+      active.batches > 0 &&
+      (active.bytes + b.bytes > this.segmentBytes || b.appendTime - active.firstTimestamp > this.segmentMs)
+    ) {
+      active = emptySegment(b.baseOffset);
+      this.segs.push(active);
+    }
+    if (active.batches === 0) active.firstTimestamp = b.appendTime;
+    active.bytes += b.bytes;
+    active.batches++;
+    if (b.appendTime > active.largestTimestamp) active.largestTimestamp = b.appendTime;
     this.batches.push(b);
     this.logEndOffset = b.baseOffset + b.count;
     this.sizeBytes += b.bytes;
@@ -221,6 +269,11 @@ export class PartitionLog {
       this.dropEpochsFrom(this.logEndOffset);
       return;
     }
+    if (offset < this.segs[0]!.baseOffset) {
+      // Below everything retention left: nothing in common, start over there (UnifiedLog.truncateTo).
+      this.truncateFullyAndStartAt(offset);
+      return;
+    }
     let i = this.batches.length;
     while (i > 0 && this.batches[i - 1]!.baseOffset >= offset) i--;
     if (i > 0 && lastOffsetOf(this.batches[i - 1]!) >= offset) {
@@ -229,6 +282,10 @@ export class PartitionLog {
     const removed = this.batches.splice(i);
     for (const b of removed) this.sizeBytes -= b.bytes;
     this.logEndOffset = offset;
+    if (offset < this.#logStartOffset) this.#logStartOffset = offset;
+    // Segments that start above the cut go; the one holding it keeps what is left below (LocalLog.truncateTo).
+    while (this.segs.length > 1 && this.segs[this.segs.length - 1]!.baseOffset > offset) this.segs.pop();
+    this.recountActiveSegment();
     if (this.fingerprint) {
       this.fingerprint.text(this.replicaTag);
       this.fingerprint.word(2); // a truncation
@@ -237,6 +294,92 @@ export class PartitionLog {
     if (this.#highWatermark > offset) this.#highWatermark = offset;
     this.dropEpochsFrom(offset);
     this.rebuildProducers();
+    this.watcher?.logChanged(this);
+  }
+
+  /** The active segment's counts again from its batches (after a truncation cut into it). */
+  private recountActiveSegment(): void {
+    const active = this.segs[this.segs.length - 1]!;
+    active.bytes = 0;
+    active.batches = 0;
+    active.firstTimestamp = -1;
+    active.largestTimestamp = -1;
+    let i = this.batches.length;
+    while (i > 0 && this.batches[i - 1]!.baseOffset >= active.baseOffset) i--;
+    for (; i < this.batches.length; i++) {
+      const b = this.batches[i]!;
+      if (active.batches === 0) active.firstTimestamp = b.appendTime;
+      active.bytes += b.bytes;
+      active.batches++;
+      if (b.appendTime > active.largestTimestamp) active.largestTimestamp = b.appendTime;
+    }
+  }
+
+  /**
+   * Empties the log and starts it again at `offset` (UnifiedLog.truncateFullyAndStartAt): a follower whose log end
+   * is below the leader's log start, or a truncation below everything retention left.
+   */
+  truncateFullyAndStartAt(offset: number): void {
+    this.batches = [];
+    this.segs = [emptySegment(offset)];
+    this.sizeBytes = 0;
+    this.logEndOffset = offset;
+    this.#logStartOffset = offset;
+    this.#highWatermark = offset;
+    this.epochs = [];
+    this.producers = new Map();
+    if (this.fingerprint) {
+      this.fingerprint.text(this.replicaTag);
+      this.fingerprint.word(3); // emptied, starting again
+      this.fingerprint.number(offset);
+    }
+    this.watcher?.logChanged(this);
+  }
+
+  /** The segments, oldest first (read-only: retention decides from them). */
+  segments(): readonly Readonly<Segment>[] {
+    return this.segs;
+  }
+
+  /**
+   * Deletes the `count` oldest segments whole (UnifiedLog.deleteSegments). Deleting every segment rolls a new empty
+   * one at the log end first, as Kafka does, so the log keeps its end offset. The log start moves to the first
+   * segment left.
+   */
+  deleteOldestSegments(count: number): void {
+    if (count <= 0) return;
+    if (count >= this.segs.length) {
+      count = this.segs.length;
+      this.segs.push(emptySegment(this.logEndOffset));
+    }
+    let batches = 0;
+    for (let i = 0; i < count; i++) {
+      batches += this.segs[i]!.batches;
+      this.sizeBytes -= this.segs[i]!.bytes;
+    }
+    this.batches.splice(0, batches);
+    this.segs.splice(0, count);
+    this.incrementLogStartOffset(this.segs[0]!.baseOffset);
+  }
+
+  /**
+   * Moves the log start forward (never back): after deleting segments, or on a follower to the leader's log start
+   * (UnifiedLog.maybeIncrementLogStartOffset). Reads below it are out of range; the leader-epoch cache forgets what
+   * is below it, the epoch holding it now starting there (LeaderEpochFileCache.truncateFromStart).
+   */
+  incrementLogStartOffset(offset: number): void {
+    if (offset <= this.#logStartOffset) return;
+    this.#logStartOffset = offset;
+    let keep = 0;
+    while (keep + 1 < this.epochs.length && this.epochs[keep + 1]!.startOffset <= offset) keep++;
+    if (keep > 0) this.epochs.splice(0, keep);
+    const first = this.epochs[0];
+    if (first && first.startOffset < offset) this.epochs[0] = { epoch: first.epoch, startOffset: offset };
+    if (this.fingerprint) {
+      this.fingerprint.text(this.replicaTag);
+      this.fingerprint.word(4); // a new log start
+      this.fingerprint.number(offset);
+    }
     this.watcher?.logChanged(this);
   }
 

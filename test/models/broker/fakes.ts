@@ -178,6 +178,7 @@ export function managedBroker(brokerId: number, spec?: ImageSpec): ManagedBroker
     onPartitionChanged: () => {},
     onRoleChange: (r) => roleChanges.push(`${r.key}=${r.role}`),
     replicaChanged: (r) => b.onReplicaChanged?.(r),
+    configureLog: () => {},
   });
   const b: ManagedBroker = {
     core,

@@ -101,7 +101,7 @@ describe('LogReader.readPartition: errors', () => {
       logStartOffset: 0,
       batches: [],
     });
-    r0(b).log.logStartOffset = 2;
+    r0(b).log.incrementLogStartOffset(2);
     expect(reader.readPartition(-1, 't', 0, 1, undefined, undefined, 100).errorCode).toBe(
       Errors.OFFSET_OUT_OF_RANGE.code,
     );
@@ -217,7 +217,7 @@ describe('LogReader.tryFetch', () => {
       expect(res!.partitions[1]!.errorCode, JSON.stringify(p)).not.toBe(0);
     }
     const { b: b2, reader: reader2 } = leader();
-    r0(b2).log.logStartOffset = 2;
+    r0(b2).log.incrementLogStartOffset(2);
     expect(reader2.tryFetch(fetchOf(-1, [{ fetchOffset: 1 }], 1), false)!.partitions[0]!.errorCode).toBe(
       Errors.OFFSET_OUT_OF_RANGE.code,
     );
