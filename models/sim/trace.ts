@@ -63,6 +63,11 @@ export class Trace {
     };
   }
 
+  /** How many listeners are subscribed (the API's tests check that a closed stream leaves none behind). */
+  get listenerCount(): number {
+    return this.listeners.length;
+  }
+
   /** The most recent events still in the buffer, oldest first, optionally filtered by kind prefix. */
   recent(kindPrefix?: string): TraceEvent[] {
     const out: TraceEvent[] = [];
