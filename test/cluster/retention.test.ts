@@ -2,8 +2,10 @@
 // each log.retention.check.interval.ms, so a topic's bytes stay bounded however long producers write; a consumer
 // positioned below the log start gets OFFSET_OUT_OF_RANGE and resets by auto.offset.reset (earliest: the log
 // start; latest: the end; none: no position); a follower that was down while the leader deleted what it lacks
-// starts its log again at the leader's log start and rejoins the ISR; retention.bytes bounds a log by size.
+// starts its log again at the leader's log start and rejoins the ISR; retention.bytes bounds a log by size; the
+// data-plane invariants forget the acknowledged batches retention deleted, and still catch a missing one.
 import { describe, expect, it } from 'vitest';
+import { InvariantViolation } from '../../models/sim/index.ts';
 import type { Cluster } from '../../src/cluster/index.ts';
 import { createCluster } from '../../src/cluster/index.ts';
 
@@ -182,5 +184,39 @@ describe('retention in a cluster', () => {
     const kept = c.image.topics.kept!;
     for (const b of c.brokers.values())
       expect(b.replicas.get(`${kept.topicId}:0`)!.log.logStartOffset).toBe(0);
+  });
+
+  it('AcknowledgedInIsr keeps only what the logs still hold, and still finds a missing acknowledged batch', () => {
+    const c = writing({ 'retention.ms': '30000', 'segment.ms': '5000' });
+    const kept: number[] = [];
+    for (let minute = 1; minute <= 6; minute++) {
+      c.runFor('60s');
+      kept.push(c.dataPlane!.acknowledgedKept);
+    }
+    const leader = logsOf(c)[c.image.topics[TOPIC]!.partitions[0]!.leader]!;
+    // 6 minutes of one 20-record batch every 100 ms: about 3,600 batches acknowledged, of which the log holds the
+    // last 30-45 s. What is kept is at most twice that plus what waits for a bulk forget (1,024 or half the list).
+    const acknowledged = leader.logEndOffset / 20;
+    expect(acknowledged).toBeGreaterThan(3000);
+    expect(kept[5]!).toBeLessThanOrEqual(2 * leader.batchCount + 1024);
+    expect(kept[5]!).toBeLessThan(acknowledged / 2);
+    expect(kept[5]!).toBeLessThan(1.5 * kept[2]!);
+    // An acknowledgement of a batch no log has, past what was forgotten, is still found.
+    c.dataPlane!.acknowledged({
+      topic: TOPIC,
+      partition: 0,
+      baseOffset: leader.logEndOffset - 1,
+      count: 1,
+      origin: 'nobody',
+      firstIndex: 0,
+    });
+    let found: unknown;
+    try {
+      c.runFor('1s');
+    } catch (e) {
+      found = e;
+    }
+    expect(found).toBeInstanceOf(InvariantViolation);
+    expect((found as InvariantViolation).invariant).toBe('AcknowledgedInIsr');
   });
 });
