@@ -31,7 +31,7 @@ import { FetchSessionCache } from './fetch-session.ts';
 import { KafkaApis } from './kafka-apis.ts';
 import { BrokerLifecycleManager } from './lifecycle-manager.ts';
 import { BrokerLoadModel } from './load-model.ts';
-import { LogManager, RETENTION_INITIAL_DELAY_MS } from './log-manager.ts';
+import { LogManager } from './log-manager.ts';
 import type { PartitionReplica } from './partition-replica.ts';
 import { LogReader } from './read-from-log.ts';
 import { ReplicaFetcher } from './replica-fetcher.ts';
@@ -205,7 +205,7 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
       this.config['log.retention.check.interval.ms'],
       () => this.logManager.cleanupLogs(),
       'broker.log-retention-check',
-      RETENTION_INITIAL_DELAY_MS,
+      this.config['log.initial.task.delay.ms'],
     );
   }
 

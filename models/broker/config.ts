@@ -19,6 +19,8 @@ export interface BrokerConfig {
   'min.insync.replicas': number;
   /** Kafka: how often the log manager deletes segments past retention.ms / retention.bytes (default 5 min). */
   'log.retention.check.interval.ms': number;
+  /** Kafka: how long after start the log manager's first retention check runs (default 30 s). */
+  'log.initial.task.delay.ms': number;
   'offsets.topic.num.partitions': number;
   /** kafkasim: the broker's network-in capacity in bytes/s (queueing grows as load approaches it). */
   'kafkasim.broker.network.in.bytes.per.sec': number;
@@ -51,6 +53,7 @@ export const brokerDefaults: Readonly<BrokerConfig> = Object.freeze({
   'follower.replication.throttled.rate': Number.POSITIVE_INFINITY,
   'min.insync.replicas': 1,
   'log.retention.check.interval.ms': 300_000,
+  'log.initial.task.delay.ms': 30_000,
   'offsets.topic.num.partitions': 50,
   'kafkasim.broker.network.in.bytes.per.sec': 125_000_000,
   'kafkasim.broker.network.out.bytes.per.sec': 125_000_000,

@@ -1,5 +1,5 @@
-// Log retention as Kafka's LogManager runs it: every log.retention.check.interval.ms (first after 30 s,
-// LogManager.InitialTaskDelayMs) each log this broker keeps deletes its oldest segments, whole, while they are
+// Log retention as Kafka's LogManager runs it: every log.retention.check.interval.ms (the first after
+// log.initial.task.delay.ms, 30 s by default) each log this broker keeps deletes its oldest segments, whole, while they are
 // past retention.ms (by their largest timestamp), while the log without them is still at least retention.bytes,
 // or while they lie wholly below the log start offset (UnifiedLog.deleteOldSegments); never a segment at or above
 // the high watermark, and the log start moves to the first segment left. Topics whose cleanup.policy lacks
@@ -24,9 +24,6 @@ export interface LogConfig {
   /** cleanup.policy includes `delete`. */
   readonly delete: boolean;
 }
-
-/** LogManager.InitialTaskDelayMs: the first retention check runs this long after start. */
-export const RETENTION_INITIAL_DELAY_MS = 30_000;
 
 /**
  * How many of the oldest segments `predicate` lets go (UnifiedLog.deletableSegments): it stops at the first it
