@@ -16,7 +16,8 @@ import {
 } from '../test/nemesis/nemesis.ts';
 import { CONFIG_NAMES, failureOf } from '../test/nemesis/suite.ts';
 
-const USAGE = 'usage: nemesis --config <idempotent|plain|acks1|unclean|all> (--seed N | --from N --seeds N)';
+const USAGE =
+  'usage: nemesis --config <idempotent|plain|acks1|unclean|retention|all> (--seed N | --from N --seeds N)';
 
 function fail(message: string): never {
   process.stderr.write(`nemesis: ${message}\n${USAGE}\n`);
@@ -63,7 +64,10 @@ if (args.seed !== undefined) {
     console.log(`nemesis ${config} seed ${seed}: ${r.virtualMs.toFixed(0)} ms virtual, ${r.events} events`);
     for (const f of r.faults) console.log(`  ${String(f.t).padStart(6)} ms  ${f.kind} ${f.detail}`);
     console.log(
-      `  acknowledged ${r.acknowledged}, committed ${r.committed}, unclean elections ${r.uncleanElections}`,
+      `  acknowledged ${r.acknowledged}, committed ${r.committed}, unclean elections ${r.uncleanElections}` +
+        (NEMESIS_CONFIGS[config].retention
+          ? `, deleted by retention ${r.deleted}, followers started over at the leader's log start ${r.fullTruncations}`
+          : ''),
     );
     for (const v of r.violations) console.log(`  found: ${v}`);
     const broken = brokenPromises(r);

@@ -5,12 +5,16 @@
 // - duplicated: an idempotent producer's record is committed (or read) more than once;
 // - offsets: a leader's log is not contiguous (each batch starts where the one before ended);
 // - divergence: a replica's committed log (below its own high watermark) is not a prefix of the leader's.
+// Retention may delete acknowledged records: one is excused (counted as deleted) only when the producer was told an
+// offset below its partition's log start.
 import type { RecordBatch } from '../../models/storage/index.ts';
 import type { Cluster } from '../../src/cluster/index.ts';
 
-/** What one producer was told: per record index, 1 once acknowledged. */
+/** What one producer was told: per record index, 1 once acknowledged, and the partition and offset it was given. */
 export class AckLog {
   acked = new Uint8Array(1024);
+  partition = new Int32Array(1024);
+  offset = new Float64Array(1024);
   count = 0;
   sent = 0;
 
@@ -19,19 +23,34 @@ export class AckLog {
     readonly idempotent: boolean,
   ) {}
 
-  note(runs: readonly { index: number; count: number }[], error: unknown): void {
-    for (const run of runs) {
+  note(r: {
+    partition: number;
+    baseOffset: number;
+    runs: readonly { index: number; count: number }[];
+    error?: unknown;
+  }): void {
+    let offset = r.baseOffset;
+    for (const run of r.runs) {
       const end = run.index + run.count;
       this.sent = Math.max(this.sent, end);
-      if (error) continue;
+      if (r.error) continue;
       if (end > this.acked.length) {
-        const next = new Uint8Array(Math.max(end, this.acked.length * 2));
-        next.set(this.acked);
-        this.acked = next;
+        const size = Math.max(end, this.acked.length * 2);
+        const acked = new Uint8Array(size);
+        acked.set(this.acked);
+        this.acked = acked;
+        const partition = new Int32Array(size);
+        partition.set(this.partition);
+        this.partition = partition;
+        const offsets = new Float64Array(size);
+        offsets.set(this.offset);
+        this.offset = offsets;
       }
       for (let i = run.index; i < end; i++) {
         if (this.acked[i] === 0) this.count++;
         this.acked[i] = 1;
+        this.partition[i] = r.partition;
+        this.offset[i] = offset++;
       }
     }
   }
@@ -67,6 +86,8 @@ export class Copies {
 export interface CheckResult {
   violations: string[];
   acknowledged: number;
+  /** Acknowledged records retention deleted (their offset is below the partition's log start). */
+  deleted: number;
   committed: number;
   consumed: number;
 }
@@ -84,7 +105,9 @@ const sameBatch = (a: RecordBatch, b: RecordBatch): boolean =>
 export function checkLogs(c: Cluster, topic: string, acks: readonly AckLog[], consumed: Copies): CheckResult {
   const violations: string[] = [];
   const t = c.image.topics[topic];
-  if (!t) return { violations: [`topic ${topic} is gone`], acknowledged: 0, committed: 0, consumed: 0 };
+  if (!t)
+    return { violations: [`topic ${topic} is gone`], acknowledged: 0, deleted: 0, committed: 0, consumed: 0 };
+  const logStart: number[] = [];
   const committed = new Copies();
   let committedRecords = 0;
   t.partitions.forEach((reg, p) => {
@@ -95,6 +118,7 @@ export function checkLogs(c: Cluster, topic: string, acks: readonly AckLog[], co
       return;
     }
     const log = lr.log;
+    logStart[p] = log.logStartOffset;
     const batches = log.allBatches();
     let expect = batches[0]?.baseOffset ?? log.logStartOffset;
     for (const b of batches) {
@@ -116,8 +140,16 @@ export function checkLogs(c: Cluster, topic: string, acks: readonly AckLog[], co
       if (!r) continue;
       const hw = r.log.highWatermark;
       const mine = r.log.allBatches();
-      for (let i = 0; i < mine.length && mine[i]!.baseOffset < hw; i++) {
-        const theirs = batches[i];
+      // Retention may have left the two logs different starts: compare from the later one, batch by batch.
+      const from = Math.max(batches[0]?.baseOffset ?? log.logEndOffset, mine[0]?.baseOffset ?? 0);
+      const mineFirst = mine.findIndex((b) => b.baseOffset >= from);
+      const theirsFirst = batches.findIndex((b) => b.baseOffset >= from);
+      for (
+        let i = Math.max(0, mineFirst);
+        mineFirst >= 0 && i < mine.length && mine[i]!.baseOffset < hw;
+        i++
+      ) {
+        const theirs = theirsFirst < 0 ? undefined : batches[theirsFirst + i - mineFirst];
         if (!theirs || !sameBatch(mine[i]!, theirs)) {
           violations.push(
             `partition ${p}: broker ${id}'s committed log (hw ${hw}) diverges from leader ${reg.leader}'s at batch ${i} (offset ${mine[i]!.baseOffset})`,
@@ -128,6 +160,7 @@ export function checkLogs(c: Cluster, topic: string, acks: readonly AckLog[], co
     }
   });
   let acknowledged = 0;
+  let deleted = 0;
   for (const a of acks) {
     const lost: number[] = [];
     const unread: number[] = [];
@@ -137,7 +170,8 @@ export function checkLogs(c: Cluster, topic: string, acks: readonly AckLog[], co
       const read = consumed.of(a.origin, i);
       if (a.acked[i] === 1) {
         acknowledged++;
-        if (n === 0) lost.push(i);
+        if (n === 0 && a.offset[i]! < (logStart[a.partition[i]!] ?? 0)) deleted++;
+        else if (n === 0) lost.push(i);
         else if (read === 0) unread.push(i);
       }
       if (a.idempotent && (n > 1 || read > 1)) dupes.push(i);
@@ -160,5 +194,5 @@ export function checkLogs(c: Cluster, topic: string, acks: readonly AckLog[], co
   // Reading from the start to the high watermark delivers each committed record once, no more, no less.
   if (consumedRecords !== committedRecords)
     violations.push(`the consumer read ${consumedRecords} records, the logs commit ${committedRecords}`);
-  return { violations, acknowledged, committed: committedRecords, consumed: consumedRecords };
+  return { violations, acknowledged, deleted, committed: committedRecords, consumed: consumedRecords };
 }

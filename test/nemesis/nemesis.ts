@@ -6,7 +6,9 @@
 //
 // One configuration is one promise: `idempotent` and `plain` (acks=all, idempotence on and off) must never lose an
 // acknowledged record; `acks1` and `unclean` (acks=1; unclean.leader.election.enable=true) are allowed to, and
-// the suite asserts that the checker does find their losses.
+// the suite asserts that the checker does find their losses. `retention` is `idempotent` with retention.bytes
+// deleting old segments every second through the faults: an acknowledged record may be gone only below the
+// partition's log start (deleted, not lost).
 import type { Producer } from '../../models/clients/index.ts';
 import { InvariantViolation, SimTimeoutError } from '../../models/sim/index.ts';
 import { type Cluster, createCluster } from '../../src/cluster/index.ts';
@@ -21,6 +23,8 @@ export interface NemesisConfig {
   readonly minIsr: number;
   /** Whether losing acknowledged records breaks a promise of this configuration. */
   readonly mustNotLose: boolean;
+  /** Small segments and retention.bytes, checked every second: old segments are deleted during the faults. */
+  readonly retention: boolean;
 }
 
 /**
@@ -30,13 +34,26 @@ export interface NemesisConfig {
  */
 const BROKER_CONFIG = { 'replica.lag.time.max.ms': 4000 } as const;
 
+/**
+ * The `retention` configuration: a retention check every second from the first, 6 kB segments and 30 kB kept per
+ * log (each partition takes ~15 kB/s), so that every replica deletes segments all through the faults and a follower
+ * that was down comes back below its leader's log start; after the writes stop each log still holds 30 kB to check.
+ */
+const RETENTION_BROKER_CONFIG = {
+  ...BROKER_CONFIG,
+  'log.retention.check.interval.ms': 1000,
+  'log.initial.task.delay.ms': 1000,
+} as const;
+const RETENTION_TOPIC_CONFIG = { 'retention.bytes': '30000', 'segment.bytes': '6000' } as const;
+
 export const NEMESIS_CONFIGS = {
-  idempotent: { acks: -1, idempotence: true, unclean: false, minIsr: 2, mustNotLose: true },
-  plain: { acks: -1, idempotence: false, unclean: false, minIsr: 2, mustNotLose: true },
-  acks1: { acks: 1, idempotence: false, unclean: false, minIsr: 2, mustNotLose: false },
+  idempotent: { acks: -1, idempotence: true, unclean: false, minIsr: 2, mustNotLose: true, retention: false },
+  plain: { acks: -1, idempotence: false, unclean: false, minIsr: 2, mustNotLose: true, retention: false },
+  acks1: { acks: 1, idempotence: false, unclean: false, minIsr: 2, mustNotLose: false, retention: false },
   // Unclean election loses acknowledged records when the ISR had shrunk to members that are all gone: with
   // min.insync.replicas=1 (how clusters that allow it usually run) a leader alone acknowledges.
-  unclean: { acks: -1, idempotence: false, unclean: true, minIsr: 1, mustNotLose: false },
+  unclean: { acks: -1, idempotence: false, unclean: true, minIsr: 1, mustNotLose: false, retention: false },
+  retention: { acks: -1, idempotence: true, unclean: false, minIsr: 2, mustNotLose: true, retention: true },
 } as const satisfies Record<string, NemesisConfig>;
 
 export type NemesisConfigName = keyof typeof NEMESIS_CONFIGS;
@@ -61,6 +78,10 @@ export interface NemesisResult {
   faults: FaultRecord[];
   /** Leader elections of a replica outside the ISR (only with unclean.leader.election.enable). */
   uncleanElections: number;
+  /** Acknowledged records retention deleted (below their partition's log start at the end). */
+  deleted: number;
+  /** Followers that found their log end below the leader's log start and started over there. */
+  fullTruncations: number;
   virtualMs: number;
   events: number;
   fingerprint: string;
@@ -96,7 +117,7 @@ export function runNemesis(
     brokers: 3,
     controllers: options.controllers ?? (seed % 2 === 1 ? 3 : 1),
     traceBufferSize: 0,
-    brokerConfig: BROKER_CONFIG,
+    brokerConfig: cfg.retention ? RETENTION_BROKER_CONFIG : BROKER_CONFIG,
     // An unclean election truncates replicas below the high watermark they had: IsrLogsAgree and
     // AcknowledgedInIsr do not hold there, and finding the losses is the checker's job.
     dataPlaneInvariants: !cfg.unclean,
@@ -105,10 +126,12 @@ export function runNemesis(
   const faults = new Nemesis(c, c.sim.rng.stream('nemesis'), TOPIC);
   const acks: AckLog[] = [];
   const producers: Producer[] = [];
-  let checked = { acknowledged: 0, committed: 0 };
+  let checked = { acknowledged: 0, committed: 0, deleted: 0 };
   let uncleanElections = 0;
+  let fullTruncations = 0;
   c.sim.trace.subscribe((e) => {
     if (e.kind === 'controller.elect' && e.unclean === true) uncleanElections++;
+    else if (e.kind === 'broker.truncate-fully') fullTruncations++;
   });
   try {
     c.admin.createTopic({
@@ -118,6 +141,7 @@ export function runNemesis(
       configs: {
         'min.insync.replicas': String(cfg.minIsr),
         ...(cfg.unclean ? { 'unclean.leader.election.enable': 'true' } : {}),
+        ...(cfg.retention ? RETENTION_TOPIC_CONFIG : {}),
       },
     });
     const load = c.sim.rng.stream('nemesis/load');
@@ -136,7 +160,7 @@ export function runNemesis(
       producers.push(p);
       const log = new AckLog(name, cfg.idempotence);
       acks.push(log);
-      p.onDelivery((r) => log.note(r.runs, r.error));
+      p.onDelivery((r) => log.note(r));
       // Bursts of 1..20 records to each partition in turn, every 20..120 ms, while faults happen.
       let partition = 0;
       const burst = () => {
@@ -175,6 +199,8 @@ export function runNemesis(
     committed: checked.committed,
     faults: faults.log,
     uncleanElections,
+    deleted: checked.deleted,
+    fullTruncations,
     virtualMs: c.now,
     events: c.sim.eventCount,
     fingerprint: c.sim.fingerprint.hash,
