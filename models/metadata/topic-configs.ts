@@ -177,6 +177,39 @@ export interface TopicConfigEntry {
   source: TopicConfigSource;
 }
 
+/**
+ * The broker's coarser synonyms of a topic config, in the order Kafka prefers them after the main one, with the
+ * factor to milliseconds: log.retention.ms, else log.retention.minutes, else log.retention.hours (168 by default
+ * in server.properties), and log.roll.ms, else log.roll.hours (Kafka's ServerTopicConfigSynonyms).
+ */
+const COARSE_SYNONYMS: Readonly<Record<string, readonly (readonly [string, number])[]>> = {
+  'retention.ms': [
+    ['log.retention.minutes', 60_000],
+    ['log.retention.hours', 3_600_000],
+  ],
+  'segment.ms': [['log.roll.hours', 3_600_000]],
+};
+
+/**
+ * The value the broker's static configs give a topic config, if any (its synonym, else a coarser one): what the
+ * log uses. describeTopicConfigs reports the main synonym only.
+ */
+function fromBroker(
+  d: TopicConfigKey,
+  staticBrokerConfigs: Readonly<Record<string, string>>,
+): string | undefined {
+  const own = staticBrokerConfigs[d.brokerSynonym];
+  if (own !== undefined) return own;
+  for (const [key, factor] of COARSE_SYNONYMS[d.name] ?? []) {
+    const v = staticBrokerConfigs[key];
+    if (v === undefined) continue;
+    const n = Number(v);
+    // -1 (no limit) stays -1 whatever the unit.
+    return Number.isFinite(n) ? String(n < 0 ? n : n * factor) : v;
+  }
+  return undefined;
+}
+
 /** Every topic config with its effective value and source, in name order. */
 export function describeTopicConfigs(
   image: MetadataImage,
@@ -189,9 +222,10 @@ export function describeTopicConfigs(
     .map((d) => {
       const own = overrides[d.name];
       if (own !== undefined) return { name: d.name, value: own, source: 'DYNAMIC_TOPIC_CONFIG' };
-      const fromBroker = staticBrokerConfigs[d.brokerSynonym];
-      if (fromBroker !== undefined)
-        return { name: d.name, value: fromBroker, source: 'STATIC_BROKER_CONFIG' };
+      // Only the main synonym: the quickstart's server.properties sets log.retention.hours=168 and log.segment.bytes,
+      // and kafka-topics --describe shows segment.bytes alone.
+      const broker = staticBrokerConfigs[d.brokerSynonym];
+      if (broker !== undefined) return { name: d.name, value: broker, source: 'STATIC_BROKER_CONFIG' };
       return { name: d.name, value: d.default, source: 'DEFAULT_CONFIG' };
     });
 }
@@ -205,5 +239,5 @@ export function effectiveTopicConfig(
 ): string | undefined {
   const d = TOPIC_CONFIGS_BY_NAME.get(name);
   if (!d) return image.configs.topic[topic]?.[name];
-  return image.configs.topic[topic]?.[name] ?? staticBrokerConfigs[d.brokerSynonym] ?? d.default;
+  return image.configs.topic[topic]?.[name] ?? fromBroker(d, staticBrokerConfigs) ?? d.default;
 }

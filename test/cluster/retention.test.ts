@@ -5,6 +5,7 @@
 // starts its log again at the leader's log start and rejoins the ISR; retention.bytes bounds a log by size; the
 // data-plane invariants forget the acknowledged batches retention deleted, and still catch a missing one.
 import { describe, expect, it } from 'vitest';
+import { effectiveTopicConfig } from '../../models/metadata/index.ts';
 import { InvariantViolation } from '../../models/sim/index.ts';
 import type { Cluster } from '../../src/cluster/index.ts';
 import { createCluster } from '../../src/cluster/index.ts';
@@ -218,5 +219,26 @@ describe('retention in a cluster', () => {
     }
     expect(found).toBeInstanceOf(InvariantViolation);
     expect((found as InvariantViolation).invariant).toBe('AcknowledgedInIsr');
+  });
+
+  it('server.properties: log.retention.ms, else log.retention.minutes, else log.retention.hours; log.roll.hours', () => {
+    const effective = (serverProperties: Record<string, string>) => {
+      const c = createCluster({ seed: 1, brokers: 1, serverProperties });
+      c.admin.createTopic({ name: 'x', partitions: 1, replicationFactor: 1 });
+      c.runFor('1s');
+      const log = [...c.brokers.values()][0]!.replicas.get(`${c.image.topics.x!.topicId}:0`)!.log;
+      return {
+        retention: effectiveTopicConfig(c.image, 'x', 'retention.ms', serverProperties),
+        roll: log.segmentMs,
+      };
+    };
+    expect(effective({ 'log.retention.hours': '2', 'log.roll.hours': '1' })).toEqual({
+      retention: '7200000',
+      roll: 3_600_000,
+    });
+    expect(effective({ 'log.retention.hours': '2', 'log.retention.minutes': '3' }).retention).toBe('180000');
+    expect(effective({ 'log.retention.minutes': '3', 'log.retention.ms': '5' }).retention).toBe('5');
+    expect(effective({ 'log.retention.hours': '-1' }).retention).toBe('-1');
+    expect(effective({})).toEqual({ retention: '604800000', roll: 604_800_000 });
   });
 });
