@@ -78,6 +78,9 @@ interface Sample {
   wallS: number;
   events: number;
   heapMiB: number;
+  /** V8's heap as reserved from the system (used or not), and memory outside it (buffers, typed arrays). */
+  heapTotalMiB: number;
+  externalMiB: number;
   rssMiB: number;
   logMiB: number;
   records: number;
@@ -98,6 +101,8 @@ for (let minute = 0; minute <= hours * 60; minute += sampleMin) {
     wallS: Math.round((performance.now() - started) / 100) / 10,
     events: c.sim.eventCount,
     heapMiB: Math.round(mem.heapUsed / 104_857.6) / 10,
+    heapTotalMiB: Math.round(mem.heapTotal / 104_857.6) / 10,
+    externalMiB: Math.round(mem.external / 104_857.6) / 10,
     rssMiB: Math.round(mem.rss / 104_857.6) / 10,
     logMiB: Math.round(logBytes() / 104_857.6) / 10,
     records: producer.recordsAcked,
