@@ -8,13 +8,14 @@
 //   node --expose-gc --import tsx scripts/retention-bench.ts --hours 1 --retention-ms -1   # no retention: grows
 //     [--rate 2000] [--tick-ms 10] [--record-size 200] [--partitions 6] [--retention-ms 600000]
 //     [--segment-bytes 16777216] [--consumer 0|1] [--svg out.svg]
+//   node --import tsx scripts/retention-bench.ts --replot run.jsonl --svg out.svg    # the chart of a saved run
 //
 // The producer sends rate * tick-ms / 1000 records every tick-ms to the partitions in turn: a longer tick writes the
 // same bytes in fewer, larger batches (fewer events per virtual hour), which is how the 24 h run stays in minutes.
 //
 // The data-plane and kernel invariants run every 10,000 events here (createCluster checks after every event), so
 // that 24 h of virtual time takes minutes, not hours.
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createCluster } from '../src/cluster/index.ts';
 
 function arg(name: string, fallback: number): number {
@@ -35,6 +36,14 @@ const segmentBytes = arg('segment-bytes', 16 * 1024 * 1024);
 const sampleMin = arg('sample-min', hours > 4 ? 60 : 5);
 const withConsumer = arg('consumer', 1) === 1;
 const svgAt = process.argv.indexOf('--svg');
+const replotAt = process.argv.indexOf('--replot');
+if (replotAt >= 0) {
+  // The sample lines of a saved run (the summary line has no virtualMin and is left out).
+  const lines = readFileSync(process.argv[replotAt + 1]!, 'utf8').split('\n');
+  const saved = lines.filter((l) => l.startsWith('{"virtualMin"')).map((l) => JSON.parse(l) as Sample);
+  writeFileSync(process.argv[svgAt + 1]!, chart(saved));
+  process.exit(0);
+}
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('run with node --expose-gc, so that heap samples are taken after a full collection');
@@ -140,7 +149,7 @@ function chart(points: Sample[]): string {
   const L = 50;
   const B = 30;
   const maxX = Math.max(...points.map((p) => p.virtualMin)) / 60;
-  const maxY = Math.max(...points.map((p) => p.rssMiB)) * 1.1;
+  const maxY = Math.max(...points.map((p) => Math.max(p.rssMiB, p.logMiB))) * 1.1;
   const x = (h: number) => L + ((W - L - 20) * h) / maxX;
   const y = (v: number) => H - B - ((H - B - 20) * v) / maxY;
   const line = (key: 'rssMiB' | 'heapMiB' | 'logMiB', color: string) =>
@@ -158,6 +167,7 @@ function chart(points: Sample[]): string {
   }
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="11">`,
+    '<title>Memory against virtual hours: RSS, heap after a full GC, and the bytes the logs hold</title>',
     `<line x1="${L}" y1="${H - B}" x2="${W - 20}" y2="${H - B}" stroke="#444"/>`,
     `<line x1="${L}" y1="20" x2="${L}" y2="${H - B}" stroke="#444"/>`,
     ...ticks,
