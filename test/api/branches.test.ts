@@ -60,6 +60,30 @@ describe('rewind, snapshots at a time, branches', () => {
     }
   }, 120_000);
 
+  it('a rewind into the middle of an advance stops there: the same moment as a run that advanced only that far', async () => {
+    const long = await fixture({ seed: 7, brokers: 3 });
+    const short = await fixture({ seed: 7, brokers: 3 });
+    try {
+      const crashAt = await session(long);
+      expect(await session(short)).toBe(crashAt);
+      // long: 30 s more in one advance; short: 12 s.
+      await long.call('POST', '/sim/advance', { duration: '30s' });
+      await short.call('POST', '/sim/advance', { duration: '12s' });
+      const at = (await short.call('GET', '/sim/snapshot')).body;
+      const r = await long.call('POST', '/sim/rewind', { to_ms: at.clock.now_ms });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+      const back = (await long.call('GET', '/sim/snapshot')).body;
+      expect(back.clock.now_ms).toBe(at.clock.now_ms);
+      expect(state(back)).toEqual(state(at));
+      // The snapshot at that moment from a replay beside the served one says the same.
+      const past = (await long.call('GET', `/sim/snapshot?at_ms=${at.clock.now_ms}`)).body;
+      expect(state(past)).toEqual(state(at));
+    } finally {
+      await long.close();
+      await short.close();
+    }
+  }, 120_000);
+
   it('a change made at an earlier moment starts a branch; both branches keep their own future', async () => {
     const f = await fixture({ seed: 7, brokers: 3 });
     try {

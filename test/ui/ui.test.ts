@@ -196,6 +196,110 @@ describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {
     await own.close();
   }, 180_000);
 
+  it('admin by clicking and the keyboard: drag a partition, add partitions, stop a producer, space, arrows', async () => {
+    const own = await sandbox();
+    const { page, errors } = await openUi(browser.context, `${own.url}/`);
+    await page.waitForSelector('.cell[data-tp="orders-11"]');
+    type Reg = { partition: number; replicas: number[]; leader: number };
+    const orders = async () =>
+      (await json<{ metadata: { topics: Record<string, { partitions: Reg[] }> } }>(own.url, '/sim/snapshot'))
+        .metadata.topics.orders!.partitions;
+
+    // Drag orders-0 onto a broker that has no replica of it: a reassignment there.
+    const p0 = (await orders())[0]!;
+    const target = [0, 1, 2, 3].find((b) => !p0.replicas.includes(b))!;
+    await page.dragAndDrop(
+      '.cell[data-tp="orders-0"]',
+      `#cluster-svg .node.broker[data-node="broker-${target}"]`,
+    );
+    await until(page, 'the move requested', async () =>
+      new RegExp(`move orders-0 to broker ${target}: done`).test((await page.textContent('#status')) ?? ''),
+    );
+    await json(own.url, '/sim/advance', 'POST', { duration: '5s' });
+    const moved = (await orders())[0]!;
+    expect(moved.replicas[0]).toBe(target);
+    expect(moved.replicas).toHaveLength(3);
+    await until(page, 'the cell shows the new replicas', async () =>
+      ((await page.getAttribute('.cell[data-tp="orders-0"]', 'title')) ?? '').includes(
+        `replicas [${moved.replicas.join(',')}]`,
+      ),
+    );
+
+    // Add 2 partitions to orders.
+    await page.selectOption('#topic', 'orders');
+    await page.fill('#add-count', '2');
+    await page.click('#add-partitions');
+    await until(
+      page,
+      'the 14-partition grid',
+      async () => (await page.locator('.cell[data-tp^="orders-"]').count()) === 14,
+    );
+    expect(await orders()).toHaveLength(14);
+
+    // Stop the producer: it says stopped, and offers no button (a stopped workload is done).
+    await page.click('.workload[data-workload="producer"] button[data-action="stop"]');
+    await until(page, 'the producer stopped', async () =>
+      /producer \(producer on orders\): stopped/.test((await page.textContent('#workloads')) ?? ''),
+    );
+    expect(await page.locator('.workload[data-workload="producer"] button').count()).toBe(0);
+
+    // The keyboard: space plays and pauses, right arrow steps one event, left arrow goes 1 s back.
+    await page.evaluate('document.activeElement?.blur()');
+    await page.keyboard.press(' ');
+    await until(page, 'playing', async () => (await page.getAttribute('#play', 'data-playing')) === 'true');
+    await page.keyboard.press(' ');
+    await until(page, 'paused', async () => (await page.getAttribute('#play', 'data-playing')) === 'false');
+    const before = await json<{ events: number; clock: { now_ms: number } }>(own.url, '/sim/snapshot');
+    await until(page, 'the view caught up', async () => (await view(page)).events === before.events);
+    await page.keyboard.press('ArrowRight');
+    await until(page, 'one event later', async () => (await view(page)).events === before.events + 1);
+    const t = (await view(page)).now_ms;
+    await page.keyboard.press('ArrowLeft');
+    // (1 s back lands inside the 5 s advance above: the replay stops there, not at the advance's end.)
+    await until(page, '1 s back', async () => (await view(page)).now_ms === Math.floor(t - 1000));
+    expect(await page.textContent('#viewing')).toMatch(/Viewing the past at/);
+    expect(errors).toEqual([]);
+    await page.close();
+    await own.close();
+  }, 180_000);
+
+  it('scrubbing back keeps the markers of the whole run, even those older than the trace the server keeps', async () => {
+    // A trace ring of 40 events: a rebuilt world holds only its newest 40, long after the first crash.
+    const own = await serve({ seed: 4, brokers: 3, traceBufferSize: 40 });
+    const cid = (await json<Snap>(own.url, '/sim/snapshot')).cluster_id;
+    await json(own.url, `/v3/clusters/${cid}/topics`, 'POST', {
+      topic_name: 'orders',
+      partitions_count: 3,
+      replication_factor: 3,
+    });
+    await json(own.url, '/sim/workloads', 'POST', { kind: 'producer', topic: 'orders', rate: 100 });
+    const { page, errors } = await openUi(browser.context, `${own.url}/`);
+    for (const broker of [0, 1, 2]) {
+      await json(own.url, '/sim/faults/crash-broker', 'POST', { broker_id: broker });
+      await json(own.url, '/sim/advance', 'POST', { duration: '12s' });
+      await json(own.url, '/sim/faults/restart-broker', 'POST', { broker_id: broker });
+      await json(own.url, '/sim/advance', 'POST', { duration: '12s' });
+    }
+    const crashes = async () =>
+      (await page.evaluate(
+        'window.kafkasim.timeline.markers.filter((m) => / crashed$/.test(m.text)).map((m) => m.text)',
+      )) as string[];
+    await until(page, 'three crash markers', async () => (await crashes()).length === 3);
+    const head = (await view(page)).now_ms;
+    // The server's ring no longer holds the first crash.
+    const kept = await (await fetch(`${own.url}/sim/trace.jsonl?kind=node.crash`)).text();
+    expect(kept).not.toContain('"node":"broker-0"');
+    const box = (await page.locator('#timeline-canvas').boundingBox())!;
+    const x = (await page.evaluate(`window.kafkasim.timeline.xOf(${head - 5000})`)) as number;
+    await page.mouse.click(box.x + x, box.y + box.height / 2);
+    await until(page, 'the view 5 s back', async () => (await view(page)).now_ms < head - 4000);
+    await page.waitForTimeout(1000);
+    expect(await crashes()).toEqual(['broker 0 crashed', 'broker 1 crashed', 'broker 2 crashed']);
+    expect(errors).toEqual([]);
+    await page.close();
+    await own.close();
+  }, 180_000);
+
   it('scrub back to 10 s: the view equals the snapshot taken at 10 s; fork, change a setting, branches diverge', async () => {
     const own = await sandbox();
     const base = own.url;

@@ -172,13 +172,26 @@ class App {
 
   /** After the world changed (a rewind, a fork, a scenario load): the log and markers from the trace kept. */
   async reloadHistory(): Promise<void> {
-    this.log = [];
-    this.timeline.markers = [];
-    this.balancer.reset();
+    // After a rewind of the same branch, what the page had before the moment gone to is still true (the past
+    // replays exactly): it keeps those lines and markers older than the trace the server still holds (its
+    // newest events), so the timeline keeps the whole run's markers. Anything else starts afresh.
+    const rewoundTo = this.rewoundTo;
+    this.rewoundTo = undefined;
     const text = await fetchText(`/sim/trace.jsonl?kind=${encodeURIComponent(STREAM_KINDS)}`);
-    for (const line of text.split('\n')) if (line) this.onTrace(JSON.parse(line) as TraceEvent, true);
+    const events = text
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as TraceEvent);
+    const keepBefore = rewoundTo === undefined ? 0 : Math.min(rewoundTo, events[0]?.t ?? rewoundTo);
+    this.log = this.log.filter((l) => l.t < keepBefore);
+    this.timeline.markers = this.timeline.markers.filter((m) => m.t < keepBefore);
+    this.balancer.reset();
+    for (const e of events) this.onTrace(e, true);
     this.logDirty = true;
   }
+
+  /** The moment a rewind of the served branch went to, until the history is reloaded after it. */
+  private rewoundTo: number | undefined;
 
   onTrace(e: TraceEvent, history = false): void {
     const last = this.log[this.log.length - 1];
@@ -412,7 +425,9 @@ class App {
   }
 
   async rewind(t: number): Promise<void> {
-    await this.act(`go to ${(t / 1000).toFixed(1)} s`, () => post('/sim/rewind', { to_ms: t }));
+    this.rewoundTo = t;
+    if (!(await this.act(`go to ${(t / 1000).toFixed(1)} s`, () => post('/sim/rewind', { to_ms: t }))))
+      this.rewoundTo = undefined;
   }
 
   async compare(a: number, b: number): Promise<void> {

@@ -177,6 +177,8 @@ export function drawWorkloads(
     for (const w of s.workloads) {
       const row = html('div', { class: 'workload', 'data-workload': w.name }, undefined, el);
       html('span', {}, `${w.name} (${w.kind} on ${w.topic}): ${w.state}`, row);
+      // A workload starts once and stops once (a stopped one is a finished process: add another).
+      if (w.state !== 'created' && w.state !== 'running') continue;
       const running = w.state === 'running';
       const b = html(
         'button',

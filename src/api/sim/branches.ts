@@ -15,6 +15,7 @@
 // these is a change of a simulation, so none is in the request log: the log of the branch served is always the
 // one that rebuilds it. Branch switches and rewinds wait for the changes before them and pause the pacing.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parseDuration } from '../../../models/sim/index.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError, badRequest, conflict, notFound } from '../errors.ts';
 import {
@@ -51,8 +52,25 @@ export interface Replay {
   host: SimHost;
   /** Entries of `log` applied so far. */
   applied: number;
+  /** Stopped inside an advance (replayForward): it cannot apply the rest of the log. */
+  partial?: boolean;
   close(): Promise<void>;
   apply(entry: RequestLogEntry): Promise<void>;
+}
+
+/**
+ * Whether a request only moves the clock by running events (POST /sim/advance) and may have run it past `toMs`:
+ * an advance by a duration ends at its start plus the duration, one until a condition is not known to end.
+ */
+function mayPass(entry: RequestLogEntry, toMs: number): boolean {
+  if (entry.method !== 'POST' || entry.url !== '/sim/advance') return false;
+  const duration = (entry.body as { duration?: string | number } | undefined)?.duration;
+  if (duration === undefined) return true;
+  try {
+    return entry.t + parseDuration(duration) > toMs;
+  } catch {
+    return true;
+  }
 }
 
 /** Builds a fresh world and the means to apply logged requests to it (server.ts gives the routes). */
@@ -82,8 +100,8 @@ async function positionAt(host: SimHost, events: number, t: number): Promise<voi
 /**
  * Moves a replay forward to `toMs`, applying the log's requests recorded before it: the moment `toMs` is the
  * simulation just before any request applied at exactly that time (as a snapshot taken then saw it), except at
- * the furthest moment of a branch (`end`), where every request is applied. A request that ran the clock past
- * `toMs` (an advance) is applied whole: the replay then ends where it ended.
+ * the furthest moment of a branch (`end`), where every request is applied. An advance that ran the clock past
+ * `toMs` is not applied: the replay runs the events up to `toMs` (and is marked partial).
  */
 async function replayForward(
   replay: Replay,
@@ -96,6 +114,14 @@ async function replayForward(
   while (replay.applied < log.length && due(log[replay.applied]!.t)) {
     const entry = log[replay.applied]!;
     await positionAt(host, entry.events, entry.t);
+    // An advance only runs events. When it is the last request before `toMs` (and `toMs` is not the branch's
+    // furthest moment), it may have run past `toMs`: the replay runs the events up to `toMs` instead, as the
+    // advance did on its way. The replay is then between two requests, and cannot go on applying the log.
+    const next = log[replay.applied + 1];
+    if (!end && mayPass(entry, toMs) && (next === undefined || !due(next.t))) {
+      replay.partial = true;
+      break;
+    }
     await replay.apply(entry);
     replay.applied++;
   }
@@ -264,6 +290,7 @@ export class Branches {
     let slot = this.side.find((s) => s.branch === branch);
     const reusable =
       slot !== undefined &&
+      !slot.replay.partial &&
       slot.replay.host.sim.now <= atMs &&
       slot.replay.applied <= log.length &&
       slot.source.every((e, i) => e === log[i]);
