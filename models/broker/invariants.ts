@@ -25,6 +25,7 @@ import {
   type AcknowledgedProgress,
   type Agreement,
   anchored,
+  forgetDeletedAcknowledged,
   newAgreement,
   verifyAcknowledged,
   verifyAgreement,
@@ -571,25 +572,8 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
       const problem = verifyAcknowledged(log, acked, st);
       if (problem) return `${p.topic}-${p.partition}: ${problem}`;
     }
-    this.forgetDeleted(p);
+    forgetDeletedAcknowledged(p.acked, p.members);
     return undefined;
-  }
-
-  /**
-   * Forgets the acknowledged batches that retention deleted from the log of every committed ISR member (wholly
-   * below the lowest log start among them): nothing is left to check them against, and a long run keeps only what
-   * its logs hold. In bulk, once 1,024 batches or half the list can go, so that the cost stays linear.
-   */
-  private forgetDeleted(p: AckedPartition): void {
-    if (p.members.length === 0) return;
-    let start = Number.POSITIVE_INFINITY;
-    for (const st of p.members) start = Math.min(start, st.log?.logStartOffset ?? 0);
-    const acked = p.acked;
-    let n = 0;
-    while (n < acked.length && acked[n]!.baseOffset + acked[n]!.count <= start) n++;
-    if (n === 0 || (n < 1024 && n * 2 < acked.length)) return;
-    acked.splice(0, n);
-    for (const st of p.members) st.verified = Math.max(0, st.verified - n);
   }
 
   /** How many acknowledged batches are kept to check (retention lets the oldest go). */

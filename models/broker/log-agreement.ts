@@ -180,3 +180,22 @@ export function verifyAcknowledged(
   progress.verified = acked.length;
   return undefined;
 }
+
+/**
+ * Forgets the acknowledged batches that retention deleted from the log of every member (wholly below the lowest
+ * log start among them): nothing is left to check them against, and a long run keeps only what its logs hold. In
+ * bulk, once 1,024 batches or half the list can go, so that the cost stays linear; the members' progress follows.
+ */
+export function forgetDeletedAcknowledged(
+  acked: AcknowledgedBatch[],
+  members: readonly (AcknowledgedProgress & { readonly log: LogView | undefined })[],
+): void {
+  if (members.length === 0) return;
+  let start = Number.POSITIVE_INFINITY;
+  for (const m of members) start = Math.min(start, m.log?.logStartOffset ?? 0);
+  let n = 0;
+  while (n < acked.length && acked[n]!.baseOffset + acked[n]!.count <= start) n++;
+  if (n === 0 || (n < 1024 && n * 2 < acked.length)) return;
+  acked.splice(0, n);
+  for (const m of members) m.verified = Math.max(0, m.verified - n);
+}
