@@ -11,7 +11,12 @@ import {
 } from '../../../../models/group/assignors/assignment-space.ts';
 import { assignors } from '../../../../models/group/assignors/index.ts';
 import { IndexedHeap } from '../../../../models/group/assignors/indexed-heap.ts';
-import { compareUtf8, compareUtf16, sortMembers } from '../../../../models/group/assignors/member-order.ts';
+import {
+  compareUtf8,
+  compareUtf16,
+  memberComparator,
+  sortMembers,
+} from '../../../../models/group/assignors/member-order.ts';
 import type { AssignInput } from '../../../../models/group/assignors/types.ts';
 
 describe('compareUtf16 and compareUtf8', () => {
@@ -68,6 +73,15 @@ describe('sortMembers', () => {
   it('java: static members first by instance id, then dynamic members by member id', () => {
     const sorted = sortMembers([m('d'), m('a', 'z'), m('c'), m('b', 'y'), m('e', 'y')], 'java');
     expect(sorted.map((x) => x.memberId)).toEqual(['b', 'e', 'a', 'c', 'd']);
+  });
+
+  it('java: a static member comes before a dynamic one whichever is compared first, whatever their member ids', () => {
+    const java = memberComparator('java');
+    expect(java(m('z', 'i'), m('a'))).toBe(-1);
+    expect(java(m('a'), m('z', 'i'))).toBe(1);
+    // Two dynamic members, or two static ones with one instance id: by member id.
+    expect(java(m('a'), m('b'))).toBe(-1);
+    expect(java(m('b', 'i'), m('a', 'i'))).toBe(1);
   });
 
   it('librdkafka: instance ids only between two static members, else member ids, in UTF-8 order', () => {

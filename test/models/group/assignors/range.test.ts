@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assignors, rangeAssignor } from '../../../../models/group/assignors/index.ts';
+import { assignors, assignRange, rangeAssignor } from '../../../../models/group/assignors/index.ts';
 import { names } from './helpers.ts';
 
 // Expectations follow apache/kafka RangeAssignorTest (clients/src/test/.../consumer/RangeAssignorTest.java).
@@ -100,6 +100,19 @@ describe('range assignor', () => {
       'a-dynamic': ['t-0', 't-1'],
       b: ['t-4'],
       c: ['t-2', 't-3'],
+    });
+  });
+
+  it('assignRange without options orders members as Java does (static members first)', () => {
+    const members = [
+      { memberId: 'a-dynamic', topics: ['t'] },
+      { memberId: 'b', groupInstanceId: 'zz', topics: ['t'] },
+      { memberId: 'c', groupInstanceId: 'aa', topics: ['t'] },
+    ];
+    expect(names(assignRange({ partitionsPerTopic: { t: 5 }, members }))).toEqual({
+      'a-dynamic': ['t-4'],
+      b: ['t-2', 't-3'],
+      c: ['t-0', 't-1'],
     });
   });
 

@@ -36,6 +36,24 @@ describe('sticky assignor', () => {
     expect(names(third)).toEqual({ consumer2: ['topic-0', 'topic-1', 'topic-2'] });
   });
 
+  it('hands out the free partitions topic by topic in name order, whatever order the members list them in', () => {
+    // Equal subscriptions (Kafka's constrained path): one partition each of a and b, two members. Round-robin over
+    // the topics in sorted order gives a-0 to the first member and b-0 to the second.
+    for (const topics of [
+      ['a', 'b'],
+      ['b', 'a'],
+    ]) {
+      const out = sticky.assign({
+        partitionsPerTopic: { a: 1, b: 1 },
+        members: [
+          { memberId: 'm1', topics },
+          { memberId: 'm2', topics: [...topics] },
+        ],
+      });
+      expect(names(out), topics.join()).toEqual({ m1: ['a-0'], m2: ['b-0'] });
+    }
+  });
+
   it('keeps every remaining owner after a member leaves, spreading only the leaver’s partitions', () => {
     const input = {
       partitionsPerTopic: { t0: 4, t1: 5 },
