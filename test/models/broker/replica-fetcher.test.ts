@@ -153,6 +153,23 @@ describe('ReplicaFetcher: requests and sessions', () => {
     ]);
   });
 
+  it('an incremental fetch names the changed partitions in the order followed, not the order they changed in', () => {
+    const f = follower();
+    ok(one(f), { sessionId: 9, partitions: [] });
+    // The answer brings records for t-1 first, then t-0.
+    ok(one(f), {
+      sessionId: 9,
+      partitions: [
+        part(1, { batches: logWith([[3, 1]]).allBatches(), highWatermark: 1 }),
+        part(0, { batches: logWith([[3, 2]]).allBatches(), highWatermark: 2 }),
+      ],
+    });
+    expect(one(f).req.partitions.map((p) => [p.partition, p.fetchOffset])).toEqual([
+      [0, 2],
+      [1, 1],
+    ]);
+  });
+
   it('fetches in full again when the leader keeps no session', () => {
     const f = follower();
     const first = one(f);
