@@ -12,7 +12,7 @@ import {
   ScenarioError,
   type ScenarioResult,
   type StepEvent,
-  shippedScenarioFile,
+  scenarioFileOf,
 } from '../scenario/index.ts';
 import { listShippedScenarios } from '../scenario/shipped.ts';
 import { type CliIO, UsageError } from './io.ts';
@@ -41,9 +41,8 @@ Exit code: 0 all expectations hold, 1 one failed, 2 invalid input.
  * is left to the loader, which says "no such file" where the file was expected.
  */
 export function resolveScenarioPath(arg: string): string {
-  if (existsSync(arg)) return arg;
-  const shipped = shippedScenarioFile(arg);
-  if (shipped !== undefined) return shipped;
+  const file = scenarioFileOf(arg);
+  if (file !== arg || existsSync(arg)) return file;
   if (/^[\w.-]+$/.test(arg) && !/\.ya?ml$/i.test(arg)) {
     const hints = nearestShippedScenarios(arg).map((id) => `'${id}'`);
     const hint =

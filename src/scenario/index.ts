@@ -43,7 +43,13 @@ export {
 } from './runner.ts';
 export { buildScenarioSchema, SCENARIO_SCHEMA_ID, scenarioSchema } from './schema.ts';
 export { clusterOptionsOf, setUpScenarioCluster } from './setup.ts';
-export { listShippedScenarios, SCENARIOS_DIR, type ShippedScenario, shippedScenarioFile } from './shipped.ts';
+export {
+  listShippedScenarios,
+  SCENARIOS_DIR,
+  type ShippedScenario,
+  scenarioFileOf,
+  shippedScenarioFile,
+} from './shipped.ts';
 export type { StepRecord } from './step-record.ts';
 export { STEP_ACTIONS, STEPS } from './steps/index.ts';
 export type * from './types.ts';

@@ -10,6 +10,7 @@ import { armCondition, evaluate, measure, type ScenarioEval, TraceWatch } from '
 import { ErrorWindows } from './error-windows.ts';
 import { type LoadedScenario, loadScenarioFile, loadScenarioObject } from './load.ts';
 import { clusterOptionsOf, setUpScenarioCluster } from './setup.ts';
+import { scenarioFileOf } from './shipped.ts';
 import type { StepRecord } from './step-record.ts';
 import {
   actionOf,
@@ -96,7 +97,7 @@ const PROGRESS_EVERY_EVENTS = 50_000;
 
 function load(input: string | object | LoadedScenario, options: RunOptions): LoadedScenario {
   return typeof input === 'string'
-    ? loadScenarioFile(input, options.set ? { set: options.set } : {})
+    ? loadScenarioFile(scenarioFileOf(input), options.set ? { set: options.set } : {})
     : isLoaded(input)
       ? input
       : loadScenarioObject(input, {
@@ -115,7 +116,8 @@ export function needsSql(spec: ScenarioSpec): boolean {
 }
 
 /**
- * Runs a scenario: a file path, a scenario object (validated like a file), or an already loaded scenario.
+ * Runs a scenario: a file path (relative to the working directory), a shipped scenario's id or name (as
+ * `kafkasim run` takes them), a scenario object (validated like a file), or an already loaded scenario.
  * Throws ScenarioError when the input is invalid; otherwise returns the result (passed or not). A scenario
  * that asks the Lake SQL questions needs runScenarioAsync (DuckDB answers asynchronously): this throws.
  */

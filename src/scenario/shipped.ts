@@ -67,3 +67,12 @@ export function shippedScenarioFile(idOrName: string, dir: string = SCENARIOS_DI
   if (/^[\w.-]+$/.test(idOrName) && existsSync(byId)) return byId;
   return listShippedScenarios(dir).find((s) => s.id === idOrName || s.name === idOrName)?.file;
 }
+
+/**
+ * What a scenario argument names: an existing file (a relative path against the working directory), else a shipped
+ * scenario by id or name, else the argument unchanged (reading it then reports the missing file).
+ */
+export function scenarioFileOf(arg: string): string {
+  if (existsSync(arg)) return arg;
+  return shippedScenarioFile(arg) ?? arg;
+}

@@ -297,6 +297,20 @@ describe('state', () => {
     expect(views[0].topicId).toBe(f.host.cluster.image.topics.s!.topicId);
   });
 
+  it('snapshot shows a crashed broker as the controller has it: fenced once its session expired', async () => {
+    const fencedOf = async (id: number) =>
+      ((await f.call('GET', '/sim/snapshot')).body.brokers as { broker_id: number; fenced: boolean }[]).find(
+        (b) => b.broker_id === id,
+      )!.fenced;
+    expect(await fencedOf(2)).toBe(false);
+    expect((await f.call('POST', '/sim/faults/crash-broker', { broker_id: 2 })).status).toBe(200);
+    // broker.session.timeout.ms is 9 s: the controller fences it then; the dead broker itself never hears.
+    expect((await f.call('POST', '/sim/advance', { duration: '20s' })).status).toBe(200);
+    expect(f.host.cluster.image.brokers[2]!.fenced).toBe(true);
+    expect(await fencedOf(2)).toBe(true);
+    expect(await fencedOf(1)).toBe(false);
+  });
+
   it('loads a scenario, replacing the simulation; refuses invalid ones and file references', async () => {
     const yaml =
       'name: served\nseed: 11\ncluster: {brokers: 2, storage: shared}\ntopics: [{name: t, partitions: 4}]\nclients:\n  perfProducers:\n    - {name: pp, topic: t, numRecords: 100, throughput: 100, recordSize: 10, autoStart: true}\ntimeline: []\n';

@@ -82,7 +82,8 @@ export function simSnapshot(host: SimHost, pacing: PacerStatus | undefined) {
     brokers: [...cluster.brokers.values()].map((b) => ({
       broker_id: b.brokerId,
       status: b.status,
-      fenced: b.fenced,
+      // As the controller has it (a crashed broker never hears that it was fenced; its own view stays stale).
+      fenced: cluster.image.brokers[b.brokerId]?.fenced ?? true,
       broker_epoch: b.brokerEpoch,
       metadata_offset: b.image.offset,
       replicas: b.replicas.size,
