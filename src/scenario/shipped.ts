@@ -1,7 +1,7 @@
 // The scenarios that ship with kafkasim (the scenarios/ folder of the package), for `kafkasim list` and for
 // running one by name (`kafkasim run automq-reassign-hotspot`).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { createRequire } from 'node:module';
 import { packageFile } from '../package-files.ts';
 
 export const SCENARIOS_DIR = `${packageFile('scenarios')}/`;
@@ -28,10 +28,10 @@ export function listShippedScenarios(dir: string = SCENARIOS_DIR): ShippedScenar
       const file = `${dir}${dir.endsWith('/') ? '' : '/'}${f}`;
       const id = f.slice(0, -'.yaml'.length);
       try {
-        const doc = parse(headerOf(readFileSync(file, 'utf8'))) as {
-          name?: unknown;
-          description?: unknown;
-        } | null;
+        const header = headerOf(readFileSync(file, 'utf8'));
+        const quick = plainHeader(header);
+        if (quick) return { id, file, ...quick };
+        const doc = parseYaml(header) as { name?: unknown; description?: unknown } | null;
         const description = typeof doc?.description === 'string' ? doc.description.trim() : '';
         return {
           id,
@@ -58,6 +58,29 @@ function headerOf(text: string): string {
     if (keep) kept.push(line);
   }
   return kept.length > 0 ? kept.join('\n') : text;
+}
+
+/**
+ * The name and the description's first line of a header written as every shipped scenario writes it, without the
+ * YAML library (whose ~70 modules cost `kafkasim list` as much as the rest of its start-up): `name: <plain word>`
+ * and `description: |` (a literal block, whose lines are the text as written). Anything else is left to the parser.
+ */
+export function plainHeader(header: string): { name: string; summary: string } | undefined {
+  const lines = header.split('\n');
+  const nameLine = lines.findIndex((l) => /^name\s*:/.test(l));
+  const descLine = lines.findIndex((l) => /^description\s*:/.test(l));
+  const name = /^name\s*:\s*([\w.-]+)\s*$/.exec(lines[nameLine] ?? '')?.[1];
+  if (name === undefined || !/^description\s*:\s*\|-?\s*$/.test(lines[descLine] ?? '')) return undefined;
+  const first = lines.slice(descLine + 1).find((l) => l.trim() !== '');
+  // The block's lines must be indented (a top-level line ends it) and hold no tab (YAML forbids tab indentation).
+  if (first === undefined || !/^ +\S/.test(first) || first.includes('\t')) return undefined;
+  return { name, summary: first.trim() };
+}
+
+/** The YAML library, loaded only for a header plainHeader cannot read (CommonJS build: this function is sync). */
+function parseYaml(text: string): unknown {
+  const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  return parse(text);
 }
 
 /** The file of a shipped scenario given by id (or name), if there is one. */
