@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { assignors, createCluster } from '../src/index.ts';
 
 describe('library API (README example)', () => {
-  it('a leader crash under acks=all loses nothing', () => {
+  it('a leader crash under acks=all loses nothing', { timeout: 30_000 }, () => {
     const cluster = createCluster({ seed: 42, brokers: 3, storage: 'kafka' });
     cluster.admin.createTopic({ name: 'orders', partitions: 6, replicationFactor: 3 });
 
