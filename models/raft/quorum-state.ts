@@ -50,3 +50,28 @@ export class QuorumStateStore {
     this.disk.delete(this.key);
   }
 }
+
+/** Where a (re)started node begins, from its stored election state and its log (Kafka's QuorumState.initialize). */
+export function initialState(
+  stored: ElectionState,
+  logEpoch: number,
+  node: { readonly nodeId: number; readonly isVoter: boolean; readonly preVote: boolean },
+): {
+  readonly initial: 'unattached' | 'candidate' | 'prospective' | 'follower' | 'resigned';
+  readonly election: ElectionState;
+} {
+  if (stored.epoch < logEpoch) {
+    return {
+      initial: 'unattached',
+      election: { epoch: logEpoch, leaderId: undefined, votedId: undefined },
+    };
+  }
+  // A node that led its stored epoch restarts Resigned in it: it must not vote again in that epoch, and its
+  // (offset, epoch) pairs stay unique even though it may have lost unflushed data.
+  if (stored.leaderId === node.nodeId) return { initial: 'resigned', election: stored };
+  if (node.isVoter && stored.votedId === node.nodeId && stored.leaderId === undefined) {
+    return { initial: node.preVote ? 'prospective' : 'candidate', election: stored };
+  }
+  if (stored.leaderId !== undefined) return { initial: 'follower', election: stored };
+  return { initial: 'unattached', election: stored };
+}

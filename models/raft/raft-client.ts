@@ -1,16 +1,17 @@
 /**
  * A KRaft client: the component a host node embeds to be a member (voter or observer) of the Raft quorum that
- * replicates one log, like Kafka's KafkaRaftClient. The roles and timers are the quorum machine's; this class
- * does the I/O around it: the quorum-state file, the replicated log and its flush point, Vote /
- * BeginQuorumEpoch / EndQuorumEpoch, pull replication by Fetch (parked fetches, diverging epochs, truncation),
- * the leader's accumulator and high watermark, and commit / leader-change notifications.
+ * replicates one log, like Kafka's KafkaRaftClient. The roles and their timers are the quorum machine's
+ * (quorum-machine.ts); each role's state is its own class, created on entering the role, as Kafka's QuorumState
+ * holds an EpochState: LeaderState (accumulator, replica states, high watermark, parked fetches), FollowerState
+ * (fetching), NomineeState (a Candidate's or Prospective's votes), ResignedState (EndQuorumEpoch) and
+ * UnattachedState (finding the leader). This class holds the quorum-state file, the log and the high watermark,
+ * serves the requests of other members, and tells its listeners about commits and leader changes.
  *
  * The host forwards its lifecycle (`start` from onStart, `crash` from onCrash, `close` from onStop) and the
  * quorum requests it receives (`handleRequest`). Everything durable is in the host's `disk`.
  *
- * Facts: kraft.md §1 (flush, HW), §3 (states, votes, replication, defaults); KafkaRaftClient's
- * handle*Request/Response, maybeHandleCommonResponse, pollLeader/pollFollower and the fetch purgatory for the
- * request-level details, as noted where used.
+ * Facts: KIP-595 (the protocol), KAFKA-10533 (flush); KafkaRaftClient's handle*Request/Response and
+ * maybeHandleCommonResponse, as noted where used.
  */
 
 import type { Actor } from 'xstate';
@@ -19,7 +20,6 @@ import {
   type EndQuorumEpochRequest,
   Errors,
   isRaftRequest,
-  METADATA_TOPIC,
   NO_LEADER_ID,
   type QuorumFetchRequest,
   type QuorumFetchResponse,
@@ -27,120 +27,35 @@ import {
   type VoteRequest,
   type VoteResponse,
 } from '../protocol/index.ts';
-import {
-  ExitCode,
-  InvariantViolation,
-  KafkasimError,
-  type NodeId,
-  type SimNode,
-  type Timer,
-} from '../sim/index.ts';
+import type { NodeId, SimNode } from '../sim/index.ts';
 import { parseQuorumVoters, type QuorumConfig, resolveQuorumConfig } from './config.ts';
 import {
   canGrantVote,
   isLogUpToDate,
   majority,
-  nextHighWatermark,
   type QuorumRole,
-  strictExponentialElectionBackoffMs,
   successorsByDescendingFetchOffset,
 } from './decisions.ts';
+import { FollowerState } from './follower-state.ts';
+import { GracefulShutdown } from './graceful-shutdown.ts';
+import { LeaderState, type QuorumDescription } from './leader-state.ts';
+import { NomineeState } from './nominee-state.ts';
 import {
   type QuorumContext,
   type QuorumEnvironment,
-  type QuorumInput,
+  type QuorumEvent,
   type QuorumMachine,
   quorumMachine,
 } from './quorum-machine.ts';
-import { type ElectionState, NO_ELECTION, QuorumStateStore } from './quorum-state.ts';
-import { type LeaderChangeMessage, type RaftBatch, type RaftEntry, RaftLog } from './raft-log.ts';
+import { type ElectionState, initialState, NO_ELECTION, QuorumStateStore } from './quorum-state.ts';
+import { type LeaderAndEpoch, NotLeaderError, type RaftClientOptions } from './raft-client-options.ts';
+import { type RaftEntry, RaftLog } from './raft-log.ts';
+import { ResignedState } from './resigned-state.ts';
+import type { RoleIo } from './role-io.ts';
+import { UnattachedState } from './unattached-state.ts';
 
-export interface RaftClientOptions {
-  /** This replica's id (`node.id` in Kafka). */
-  nodeId: number;
-  /** The voter ids; when absent, read from `controller.quorum.voters`. */
-  voters?: readonly number[];
-  config?: Partial<QuorumConfig>;
-  /** The network node of a replica. Default `raft-<id>`. */
-  addressOf?: (replicaId: number) => NodeId;
-  /** Prefix of the disk keys (`<prefix>/log`, `<prefix>/quorum-state`). Default `raft`. */
-  diskKey?: string;
-  /**
-   * Observers flush after each append too (Kafka's followersAlwaysFlush: true for controllers, false for
-   * brokers). Voters always flush when the flush guarantees are on. Default false.
-   */
-  followersAlwaysFlush?: boolean;
-}
-
-export interface LeaderAndEpoch {
-  readonly epoch: number;
-  readonly leaderId: number | undefined;
-}
-
-/** Thrown by `append` on a node that is not the leader (Kafka's NotLeaderException). */
-export class NotLeaderError extends KafkasimError {
-  readonly code = 'NOT_LEADER';
-  readonly exitCode = ExitCode.internal;
-  override name = 'NotLeaderError';
-  constructor(
-    readonly epoch: number,
-    readonly leaderId: number | undefined,
-  ) {
-    super(
-      `This node is not the leader of the metadata quorum (epoch ${epoch}, leader ${leaderId ?? 'unknown'}).`,
-    );
-  }
-}
-
-export interface ReplicaDescription {
-  readonly replicaId: number;
-  /** The fetch offset of its last Fetch (the leader's own: what it counts for the HW). */
-  readonly endOffset: number | undefined;
-  readonly lastFetchMs: number | undefined;
-}
-
-/** The leader's view of the quorum (Kafka's DescribeQuorum). */
-export interface QuorumDescription {
-  readonly leaderId: number;
-  readonly leaderEpoch: number;
-  readonly highWatermark: number;
-  readonly voters: readonly ReplicaDescription[];
-  readonly observers: readonly ReplicaDescription[];
-}
-
-interface ReplicaState {
-  endOffset: number | undefined;
-  lastFetchMs: number | undefined;
-}
-
-interface ParkedFetch {
-  readonly from: NodeId;
-  readonly request: QuorumFetchRequest;
-  readonly reply: (response: QuorumFetchResponse) => void;
-  readonly timer: Timer;
-}
-
-interface LeaderData<T> {
-  readonly epoch: number;
-  readonly epochStartOffset: number;
-  readonly voters: Map<number, ReplicaState>;
-  readonly observers: Map<number, ReplicaState>;
-  /** Voters that fetched since check-quorum was last satisfied. */
-  fetchedVoters: Set<number>;
-  checkQuorumDeadline: number;
-  /** Accumulated appends (one batch each), offsets assigned, not yet in the log. */
-  pending: RaftBatch<T>[];
-  pendingRecords: number;
-  drainTimer: Timer | undefined;
-  readonly parked: Set<ParkedFetch>;
-  /** The leader-change listeners were told: it has committed its epoch start. */
-  claimed: boolean;
-  /** Scratch for the high-watermark computation (runs on every Fetch). */
-  readonly endOffsets: (number | undefined)[];
-}
-
-/** Kafka's KafkaRaftClient.MAX_FETCH_SIZE_BYTES is 1 MiB; kafkasim counts records instead (whole batches). */
-const MAX_FETCH_RECORDS = 4096;
+export type { QuorumDescription, ReplicaDescription } from './leader-state.ts';
+export { type LeaderAndEpoch, NotLeaderError, type RaftClientOptions } from './raft-client-options.ts';
 
 export class RaftClient<T = unknown> {
   readonly nodeId: number;
@@ -160,14 +75,16 @@ export class RaftClient<T = unknown> {
   #ctx: QuorumContext | undefined;
   #generation = 0;
   #highWatermark: number | undefined;
-  #leader: LeaderData<T> | undefined;
-  #fetchDeadline = 0;
-  #hasFetchedFromLeader = false;
-  #fetchInFlight = false;
-  /** Voters an unattached node is asking who leads. */
-  #probing = new Set<number>();
-  #unackedEndQuorum = new Set<number>();
-  #shutdown: { readonly onDone: () => void; done: boolean } | undefined;
+  readonly #io: RoleIo<T>;
+  /** The current role's state (Kafka's EpochState), created when the role is entered. */
+  #state:
+    | LeaderState<T>
+    | FollowerState<T>
+    | NomineeState<T>
+    | ResignedState<T>
+    | UnattachedState<T>
+    | undefined;
+  #shutdown: GracefulShutdown | undefined;
   #lastLeaderAndEpoch: LeaderAndEpoch | undefined;
   #commitListeners: ((highWatermark: number) => void)[] = [];
   #leaderListeners: ((leader: LeaderAndEpoch) => void)[] = [];
@@ -191,6 +108,7 @@ export class RaftClient<T = unknown> {
     this.#flushEnabled = this.config['kafkasim.raft.flush.enable'];
     this.#followerFlushes = this.#flushEnabled && (this.isVoter || options.followersAlwaysFlush === true);
     this.#env = this.#environment();
+    this.#io = this.#roleIo();
   }
 
   // ---- views -------------------------------------------------------------------------------------------------
@@ -243,7 +161,7 @@ export class RaftClient<T = unknown> {
   }
 
   get isShuttingDown(): boolean {
-    return this.#shutdown !== undefined && !this.#shutdown.done;
+    return this.#shutdown?.done === false;
   }
 
   /** The stored election state (what the quorum-state file says). */
@@ -265,15 +183,7 @@ export class RaftClient<T = unknown> {
   }
 
   /** Calls `fn` for each committed record from `fromOffset` (control records too), without allocating. */
-  forEachCommitted(
-    fromOffset: number,
-    fn: (
-      offset: number,
-      record: T | undefined,
-      epoch: number,
-      control: LeaderChangeMessage | undefined,
-    ) => void,
-  ): void {
+  forEachCommitted(fromOffset: number, fn: Parameters<RaftLog<T>['forEachRecord']>[2]): void {
     this.log.forEachRecord(fromOffset, this.committedEnd, fn);
   }
 
@@ -300,21 +210,7 @@ export class RaftClient<T = unknown> {
   describeQuorum(): QuorumDescription | undefined {
     const l = this.#leader;
     if (!l || this.#role !== 'leader') return undefined;
-    const describe = (id: number, s: ReplicaState): ReplicaDescription => ({
-      replicaId: id,
-      endOffset: s.endOffset,
-      lastFetchMs: s.lastFetchMs,
-    });
-    return {
-      leaderId: this.nodeId,
-      leaderEpoch: l.epoch,
-      highWatermark: this.#highWatermark ?? -1,
-      voters: [
-        { replicaId: this.nodeId, endOffset: this.#selfEndOffset(), lastFetchMs: this.#host.sim.now },
-        ...[...l.voters].map(([id, s]) => describe(id, s)),
-      ],
-      observers: [...l.observers].map(([id, s]) => describe(id, s)),
-    };
+    return l.describe();
   }
 
   // ---- lifecycle ---------------------------------------------------------------------------------------------
@@ -326,15 +222,16 @@ export class RaftClient<T = unknown> {
     if (lost > 0) this.#host.emit('raft.unflushed-lost', { entries: lost, endOffset: log.endOffset });
     this.#generation++;
     this.#highWatermark = undefined;
-    this.#leader = undefined;
-    this.#fetchInFlight = false;
-    this.#hasFetchedFromLeader = false;
+    this.#state = undefined;
     this.#shutdown = undefined;
     this.#lastLeaderAndEpoch = undefined;
-    this.#unackedEndQuorum = new Set();
     const input = {
       env: this.#env,
-      ...this.#initialState(this.store.read() ?? NO_ELECTION, log.lastFetchedEpoch),
+      ...initialState(this.store.read() ?? NO_ELECTION, log.lastFetchedEpoch, {
+        nodeId: this.nodeId,
+        isVoter: this.isVoter,
+        preVote: this.config['kafkasim.raft.pre.vote.enable'],
+      }),
     };
     this.#ctx = undefined;
     this.#role = 'unattached';
@@ -357,27 +254,6 @@ export class RaftClient<T = unknown> {
       );
     }
     this.#actor = this.#host.spawn(quorumMachine, { input });
-  }
-
-  /** QuorumState.initialize: where a (re)started node begins. */
-  #initialState(stored: ElectionState, logEpoch: number): Omit<QuorumInput, 'env'> {
-    if (stored.epoch < logEpoch) {
-      return {
-        initial: 'unattached',
-        election: { epoch: logEpoch, leaderId: undefined, votedId: undefined },
-      };
-    }
-    // A node that led its stored epoch restarts Resigned in it: it must not vote again in that epoch, and its
-    // (offset, epoch) pairs stay unique even though it may have lost unflushed data.
-    if (stored.leaderId === this.nodeId) return { initial: 'resigned', election: stored };
-    if (this.isVoter && stored.votedId === this.nodeId && stored.leaderId === undefined) {
-      return {
-        initial: this.config['kafkasim.raft.pre.vote.enable'] ? 'prospective' : 'candidate',
-        election: stored,
-      };
-    }
-    if (stored.leaderId !== undefined) return { initial: 'follower', election: stored };
-    return { initial: 'unattached', election: stored };
   }
 
   /** From the host's onCrash: volatile state is gone, and so is every unflushed entry. */
@@ -403,35 +279,29 @@ export class RaftClient<T = unknown> {
    */
   shutdown(timeoutMs: number, onDone: () => void): void {
     if (this.#shutdown) return;
-    const shutdown = { onDone, done: false };
-    this.#shutdown = shutdown;
-    this.#host.schedule(timeoutMs, () => this.#finishShutdown(shutdown), 'raft.shutdown-timeout');
+    this.#shutdown = new GracefulShutdown(this.#host, timeoutMs, onDone, (s) => this.#shutdown === s);
     if (this.#role === 'leader') this.#actor?.send({ type: 'RESIGN', successors: this.#successors() });
     this.#checkShutdown();
   }
 
   #checkShutdown(): void {
-    const s = this.#shutdown;
-    if (!s || s.done) return;
     const remoteLeader = this.#ctx?.leaderId !== undefined && this.#ctx.leaderId !== this.nodeId;
-    if (!this.isVoter || this.voters.length === 1 || remoteLeader) {
-      // Outside the current event: the host stops, which must not happen inside a role transition.
-      this.#host.schedule(0, () => this.#finishShutdown(s), 'raft.shutdown-done');
-    }
-  }
-
-  #finishShutdown(s: { readonly onDone: () => void; done: boolean }): void {
-    if (s.done || this.#shutdown !== s) return;
-    s.done = true;
-    s.onDone();
+    this.#shutdown?.endWhen(!this.isVoter || this.voters.length === 1 || remoteLeader);
   }
 
   #goDown(): void {
     this.#generation++;
     this.#role = 'down';
     this.#actor = undefined;
-    this.#leader = undefined;
-    this.#fetchInFlight = false;
+    this.#state = undefined;
+  }
+
+  get #leader(): LeaderState<T> | undefined {
+    return this.#state instanceof LeaderState ? this.#state : undefined;
+  }
+
+  get #follower(): FollowerState<T> | undefined {
+    return this.#state instanceof FollowerState ? this.#state : undefined;
   }
 
   // ---- the role machine --------------------------------------------------------------------------------------
@@ -446,11 +316,58 @@ export class RaftClient<T = unknown> {
       nextInt: (bound) => stream.int(0, bound - 1),
       persist: (state) => this.store.write(state),
       enter: (role, context) => this.#guarded(() => this.#enter(role, context)),
-      fetchTimeoutRemainingMs: () => this.#fetchDeadline - this.#host.sim.now,
+      fetchTimeoutRemainingMs: () => (this.#follower?.fetchDeadline ?? 0) - this.#host.sim.now,
       checkQuorumRemainingMs: () => (this.#leader?.checkQuorumDeadline ?? 0) - this.#host.sim.now,
       successors: () => this.#successors(),
       isShuttingDown: () => this.isShuttingDown,
-      sendBeginQuorumEpoch: () => this.#guarded(() => this.#sendBeginQuorumEpoch()),
+      sendBeginQuorumEpoch: () => this.#guarded(() => this.#leader?.sendBeginQuorumEpoch()),
+    };
+  }
+
+  /** What a role's state may use of this client (role-io.ts). */
+  #roleIo(): RoleIo<T> {
+    const client = this;
+    return {
+      nodeId: this.nodeId,
+      voters: this.voters,
+      config: this.config,
+      host: this.#host,
+      flushEnabled: this.#flushEnabled,
+      followerFlushes: this.#followerFlushes,
+      majority: this.#majority,
+      get log() {
+        return client.log;
+      },
+      get epoch() {
+        return client.epoch;
+      },
+      get generation() {
+        return client.#generation;
+      },
+      get role() {
+        return client.#role;
+      },
+      get context() {
+        return client.#ctx;
+      },
+      get leader() {
+        return client.#leader;
+      },
+      get highWatermark() {
+        return client.#highWatermark;
+      },
+      get machineRunning() {
+        return client.#actor !== undefined;
+      },
+      addressOf: this.addressOf,
+      send: (event) => this.#send(event),
+      votes: () => this.#actor!.getSnapshot().context,
+      guarded: (fn) => this.#guarded(fn),
+      quorumResponse: (errorCode) => this.#quorumResponse(errorCode),
+      handleCommonResponse: (r) => this.#handleCommonResponse(r),
+      handleFetch: (from, request, reply) => this.#handleFetch(from, request, reply, false),
+      setHighWatermark: (hw) => this.#setHighWatermark(hw),
+      maybeFireLeaderChange: () => this.#maybeFireLeaderChange(),
     };
   }
 
@@ -472,7 +389,7 @@ export class RaftClient<T = unknown> {
     }
   }
 
-  #send(event: Parameters<Actor<QuorumMachine>['send']>[0]): void {
+  #send(event: QuorumEvent): void {
     this.#actor?.send(event);
   }
 
@@ -481,37 +398,27 @@ export class RaftClient<T = unknown> {
     this.#role = role;
     this.#ctx = context;
     this.#generation++;
-    this.#fetchInFlight = false;
-    this.#probing = new Set();
-    if (previous === 'leader' && role !== 'leader') this.#stepDown();
-    this.#host.emit('raft.role', { role, epoch: context.epoch, leaderId: context.leaderId ?? null });
-    switch (role) {
-      case 'leader':
-        this.#becomeLeader(context);
-        break;
-      case 'follower':
-        this.#fetchDeadline = this.#host.sim.now + this.config['controller.quorum.fetch.timeout.ms'];
-        this.#hasFetchedFromLeader = false;
-        this.#fetch(undefined);
-        break;
-      case 'candidate':
-        this.#sendVoteRequests(false);
-        break;
-      case 'prospective':
-        this.#sendVoteRequests(true);
-        break;
-      case 'resigned':
-        this.#host.emit('raft.resign', {
-          epoch: context.epoch,
-          successors: [...context.preferredSuccessors],
-        });
-        this.#unackedEndQuorum = new Set(this.voters.filter((v) => v !== this.nodeId));
-        for (const v of this.#unackedEndQuorum) this.#sendEndQuorumEpoch(v, this.#generation);
-        break;
-      case 'unattached':
-        this.#discover(this.#generation);
-        break;
+    const leader = this.#leader;
+    this.#state = undefined;
+    if (previous === 'leader' && role !== 'leader' && leader) {
+      leader.close((from, request, reply) => this.#handleFetch(from, request, reply, false));
     }
+    this.#host.emit('raft.role', { role, epoch: context.epoch, leaderId: context.leaderId ?? null });
+    // A new leader has no high watermark until it commits a record of its own epoch.
+    if (role === 'leader') this.#highWatermark = undefined;
+    const io = this.#io;
+    const state =
+      role === 'leader'
+        ? new LeaderState(io, context.epoch)
+        : role === 'follower'
+          ? new FollowerState(io)
+          : role === 'resigned'
+            ? new ResignedState(io)
+            : role === 'unattached'
+              ? new UnattachedState(io)
+              : new NomineeState(io, role === 'prospective');
+    this.#state = state;
+    state.begin();
     this.#maybeFireLeaderChange();
     this.#checkShutdown();
   }
@@ -604,7 +511,7 @@ export class RaftClient<T = unknown> {
       {
         role: this.#role as QuorumRole,
         votedId: ctx.votedId,
-        hasFetchedFromLeader: this.#hasFetchedFromLeader,
+        hasFetchedFromLeader: this.#follower?.hasFetchedFromLeader ?? false,
       },
       req.candidateId,
       upToDate,
@@ -627,18 +534,8 @@ export class RaftClient<T = unknown> {
     if (req.leaderEpoch < this.epoch) return this.#quorumResponse(Errors.FENCED_LEADER_EPOCH.code);
     this.#observe(req.leaderEpoch, req.leaderId);
     if (this.#role === 'follower' && this.#ctx!.leaderId === req.leaderId) {
-      // The most up-to-date successor starts an election at once, the others back off exponentially.
-      const position = req.preferredSuccessors.indexOf(this.nodeId);
-      const backoff = strictExponentialElectionBackoffMs(
-        position < 0 ? req.preferredSuccessors.length : position,
-        req.preferredSuccessors.length,
-        this.config['controller.quorum.election.backoff.max.ms'],
-      );
-      const deadline = this.#host.sim.now + backoff;
-      if (deadline < this.#fetchDeadline) {
-        this.#fetchDeadline = deadline;
+      if (this.#follower!.onEndQuorumEpoch(req.preferredSuccessors))
         this.#send({ type: 'FETCH_DEADLINE_CHANGED' });
-      }
     }
     return this.#quorumResponse(0);
   }
@@ -663,209 +560,17 @@ export class RaftClient<T = unknown> {
       req.maxWaitMs < 0
     )
       return fail(Errors.INVALID_REQUEST.code);
-    const log = this.log;
-    const hw = this.#highWatermark ?? -1;
-    const validation = log.validateOffsetAndEpoch(req.fetchOffset, req.lastFetchedEpoch);
-    if (validation.kind === 'DIVERGING') {
-      reply({
-        ...this.#quorumResponse(0),
-        highWatermark: hw,
-        records: [],
-        divergingEpoch: validation.diverging,
-      });
-      return;
-    }
-    this.#updateReplicaState(req.replicaId, req.fetchOffset);
-    const records = log.readBatches(req.fetchOffset, log.endOffset, MAX_FETCH_RECORDS);
-    if (records.length > 0 || req.maxWaitMs === 0 || !mayPark) {
-      reply({ ...this.#quorumResponse(0), highWatermark: this.#highWatermark ?? -1, records });
-      return;
-    }
-    // Nothing new: park the fetch until the log grows past its offset, or the wait runs out.
-    const parked: ParkedFetch = {
-      from,
-      request: req,
-      reply,
-      timer: this.#host.schedule(
-        req.maxWaitMs,
-        () => {
-          if (l.parked.delete(parked)) this.#handleFetch(from, req, reply, false);
-        },
-        'raft.fetch-wait',
-      ),
-    };
-    l.parked.add(parked);
+    l.serveFetch(from, req, reply, mayPark);
   }
 
-  #updateReplicaState(replicaId: number, fetchOffset: number): void {
-    const l = this.#leader!;
-    const now = this.#host.sim.now;
-    const voter = l.voters.get(replicaId);
-    if (!voter) {
-      if (replicaId !== this.nodeId) l.observers.set(replicaId, { endOffset: fetchOffset, lastFetchMs: now });
-      return;
-    }
-    voter.endOffset = fetchOffset;
-    voter.lastFetchMs = now;
-    // Check-quorum: the timer restarts each time a majority (the leader included) has fetched.
-    l.fetchedVoters.add(replicaId);
-    if (l.fetchedVoters.size + 1 >= this.#majority) {
-      l.checkQuorumDeadline = now + 1.5 * this.config['controller.quorum.fetch.timeout.ms'];
-      l.fetchedVoters = new Set();
-    }
-    this.#maybeAdvanceLeaderHighWatermark();
-  }
-
-  // ---- elections ---------------------------------------------------------------------------------------------
-
-  #sendVoteRequests(preVote: boolean): void {
-    const gen = this.#generation;
-    const epoch = this.#ctx!.epoch;
-    for (const v of this.voters) if (v !== this.nodeId) this.#requestVote(v, preVote, gen, epoch, false);
-  }
-
-  /** `retrying`: a later attempt, when the actor's snapshot (read outside a transition) says who answered. */
-  #requestVote(voter: number, preVote: boolean, gen: number, epoch: number, retrying: boolean): void {
-    if (gen !== this.#generation || !this.#actor) return;
-    if (retrying) {
-      const ctx = this.#actor.getSnapshot().context;
-      if (ctx.granted.includes(voter) || ctx.rejected.includes(voter)) return;
-    }
-    const log = this.log;
-    const request: VoteRequest = {
-      type: 'Vote',
-      candidateEpoch: epoch,
-      candidateId: this.nodeId,
-      lastOffsetEpoch: log.lastFetchedEpoch,
-      lastOffset: log.endOffset,
-      preVote,
-    };
-    const retry = () =>
-      this.#host.schedule(
-        this.config['controller.quorum.retry.backoff.ms'],
-        () => this.#requestVote(voter, preVote, gen, epoch, true),
-        'raft.vote-retry',
-      );
-    this.#host.request<VoteResponse>(
-      this.addressOf(voter),
-      request,
-      (o) => {
-        if (gen !== this.#generation) return;
-        if (!o.ok) return void retry();
-        if (this.#handleCommonResponse(o.response)) return;
-        if (o.response.errorCode !== 0) return void retry();
-        this.#send({ type: 'VOTE_RESULT', epoch, from: voter, granted: o.response.voteGranted, preVote });
-      },
-      this.config['controller.quorum.request.timeout.ms'],
-    );
-  }
+  // ---- elections and the leader's appends -------------------------------------------------------------------
 
   #successors(): number[] {
     const l = this.#leader;
     return successorsByDescendingFetchOffset(
-      this.voters.map((id) => ({ id, endOffset: l?.voters.get(id)?.endOffset })),
+      this.voters.map((id) => ({ id, endOffset: l?.endOffsetOf(id) })),
       this.nodeId,
     );
-  }
-
-  #sendEndQuorumEpoch(voter: number, gen: number): void {
-    if (gen !== this.#generation || !this.#unackedEndQuorum.has(voter)) return;
-    const ctx = this.#ctx!;
-    const request: EndQuorumEpochRequest = {
-      type: 'EndQuorumEpoch',
-      leaderEpoch: ctx.epoch,
-      leaderId: this.nodeId,
-      preferredSuccessors: ctx.preferredSuccessors,
-    };
-    this.#host.request<QuorumResponse>(
-      this.addressOf(voter),
-      request,
-      (o) => {
-        if (gen !== this.#generation) return;
-        if (o.ok && this.#handleCommonResponse(o.response)) return;
-        if (o.ok && o.response.errorCode === 0) {
-          this.#unackedEndQuorum.delete(voter);
-          return;
-        }
-        this.#host.schedule(
-          this.config['controller.quorum.retry.backoff.ms'],
-          () => this.#sendEndQuorumEpoch(voter, gen),
-          'raft.end-quorum-retry',
-        );
-      },
-      this.config['controller.quorum.request.timeout.ms'],
-    );
-  }
-
-  // ---- leader ------------------------------------------------------------------------------------------------
-
-  #becomeLeader(ctx: QuorumContext): void {
-    const log = this.log;
-    const now = this.#host.sim.now;
-    const replica = (): ReplicaState => ({ endOffset: undefined, lastFetchMs: undefined });
-    const l: LeaderData<T> = {
-      epoch: ctx.epoch,
-      epochStartOffset: log.endOffset,
-      voters: new Map(this.voters.filter((v) => v !== this.nodeId).map((v) => [v, replica()])),
-      observers: new Map(),
-      fetchedVoters: new Set(),
-      checkQuorumDeadline: now + 1.5 * this.config['controller.quorum.fetch.timeout.ms'],
-      pending: [],
-      pendingRecords: 0,
-      drainTimer: undefined,
-      parked: new Set(),
-      claimed: false,
-      endOffsets: [],
-    };
-    this.#leader = l;
-    // A new leader has no high watermark until it commits a record of its own epoch.
-    this.#highWatermark = undefined;
-    this.#host.emit('raft.leader', { epoch: ctx.epoch, epochStartOffset: l.epochStartOffset });
-    // The LeaderChange record at the epoch start lets the HW move without waiting for user records.
-    log.append([
-      Object.freeze({
-        baseOffset: log.endOffset,
-        epoch: ctx.epoch,
-        records: [],
-        control: Object.freeze({ type: 'LeaderChange' as const, leaderId: this.nodeId, voters: this.voters }),
-      }),
-    ]);
-    this.#flushLeaderLog();
-    this.#sendBeginQuorumEpoch();
-  }
-
-  #stepDown(): void {
-    const l = this.#leader;
-    this.#leader = undefined;
-    if (!l) return;
-    l.drainTimer?.cancel();
-    // Parked fetches are answered now, with this node's new epoch and leader, so fetchers move on at once.
-    for (const p of l.parked) {
-      p.timer.cancel();
-      this.#handleFetch(p.from, p.request, p.reply, false);
-    }
-    l.parked.clear();
-  }
-
-  #sendBeginQuorumEpoch(): void {
-    const l = this.#leader;
-    if (!l || this.#role !== 'leader') return;
-    const gen = this.#generation;
-    const request: BeginQuorumEpochRequest = {
-      type: 'BeginQuorumEpoch',
-      leaderEpoch: l.epoch,
-      leaderId: this.nodeId,
-    };
-    for (const v of l.voters.keys()) {
-      this.#host.request<QuorumResponse>(
-        this.addressOf(v),
-        request,
-        (o) => {
-          if (gen === this.#generation && o.ok) this.#handleCommonResponse(o.response);
-        },
-        this.config['controller.quorum.request.timeout.ms'],
-      );
-    }
   }
 
   /** Proposes records; they commit when the high watermark passes them. Throws NotLeaderError elsewhere. */
@@ -874,200 +579,10 @@ export class RaftClient<T = unknown> {
     if (this.#role !== 'leader' || !l || this.isShuttingDown)
       throw new NotLeaderError(this.epoch, this.leaderId);
     if (records.length === 0) throw new Error('append needs at least one record');
-    const baseOffset = this.log.endOffset + l.pendingRecords;
-    // One batch per append; the caller hands the records over (they must not change afterwards).
-    l.pending.push(Object.freeze({ baseOffset, epoch: l.epoch, records }));
-    l.pendingRecords += records.length;
-    if (!l.drainTimer) {
-      l.drainTimer = this.#host.schedule(
-        this.config['controller.quorum.append.linger.ms'],
-        () => this.#guarded(() => this.#drain(l)),
-        'raft.linger',
-      );
-    }
-    return { baseOffset, lastOffset: baseOffset + records.length - 1 };
+    return l.append(records);
   }
 
-  /** The accumulator drains: append the batch, then flush (KafkaRaftClient.maybeAppendBatches). */
-  #drain(l: LeaderData<T>): void {
-    l.drainTimer = undefined;
-    if (this.#leader !== l || l.pending.length === 0) return;
-    const batches = l.pending;
-    l.pending = [];
-    l.pendingRecords = 0;
-    this.log.append(batches);
-    this.#flushLeaderLog();
-  }
-
-  #flushLeaderLog(): void {
-    if (this.#flushEnabled) this.log.flush();
-    this.#maybeAdvanceLeaderHighWatermark();
-    this.#completeParkedFetches();
-  }
-
-  /** What the leader counts for itself: its flushed offset (KAFKA-10533), or its log end without the fix. */
-  #selfEndOffset(): number {
-    return this.#flushEnabled ? this.log.flushedOffset : this.log.endOffset;
-  }
-
-  #maybeAdvanceLeaderHighWatermark(): void {
-    const l = this.#leader!;
-    const offsets = l.endOffsets;
-    offsets.length = 0;
-    offsets.push(this.#selfEndOffset());
-    for (const s of l.voters.values()) offsets.push(s.endOffset);
-    const next = nextHighWatermark(offsets, l.epochStartOffset, this.#highWatermark);
-    if (next === undefined) return;
-    this.#setHighWatermark(Math.min(next, this.log.endOffset));
-    if (!l.claimed && this.#leader === l) {
-      l.claimed = true;
-      this.#maybeFireLeaderChange();
-    }
-  }
-
-  #completeParkedFetches(): void {
-    const l = this.#leader;
-    if (!l || l.parked.size === 0) return;
-    const end = this.log.endOffset;
-    for (const p of [...l.parked]) {
-      if (p.request.fetchOffset >= end) continue;
-      l.parked.delete(p);
-      p.timer.cancel();
-      this.#handleFetch(p.from, p.request, p.reply, false);
-    }
-  }
-
-  // ---- follower and observer ---------------------------------------------------------------------------------
-
-  /**
-   * An unattached node asks the voters who leads (KafkaRaftClient.maybeSendFetchToAnyBootstrap): every retry
-   * backoff, a Fetch to a random voter it is not already waiting for, so that one dead voter cannot stall it.
-   */
-  #discover(gen: number): void {
-    if (gen !== this.#generation || this.#role !== 'unattached') return;
-    const ctx = this.#ctx!;
-    const probing = this.#probing;
-    const candidates = this.voters.filter((v) => v !== this.nodeId && !probing.has(v));
-    if (candidates.length > 0) {
-      const voter = this.#host.random('raft/bootstrap').pick(candidates);
-      probing.add(voter);
-      const log = this.log;
-      const request: QuorumFetchRequest = {
-        type: 'Fetch',
-        topic: METADATA_TOPIC,
-        replicaId: this.nodeId,
-        currentLeaderEpoch: ctx.epoch,
-        fetchOffset: log.endOffset,
-        lastFetchedEpoch: log.lastFetchedEpoch,
-        maxWaitMs: 0,
-      };
-      this.#host.request<QuorumFetchResponse<T>>(
-        this.addressOf(voter),
-        request,
-        (o) => {
-          probing.delete(voter);
-          if (gen === this.#generation && o.ok) this.#handleCommonResponse(o.response);
-        },
-        this.config['controller.quorum.request.timeout.ms'],
-      );
-    }
-    this.#host.schedule(
-      this.config['controller.quorum.retry.backoff.ms'],
-      () => this.#discover(gen),
-      'raft.discover',
-    );
-  }
-
-  #fetch(target: number | undefined): void {
-    const ctx = this.#ctx;
-    if (!ctx || this.#fetchInFlight || this.#role !== 'follower') return;
-    const destination = target ?? ctx.leaderId;
-    if (destination === undefined || destination === this.nodeId) return;
-    const gen = this.#generation;
-    const log = this.log;
-    const toLeader = destination === ctx.leaderId;
-    const request: QuorumFetchRequest = {
-      type: 'Fetch',
-      topic: METADATA_TOPIC,
-      replicaId: this.nodeId,
-      currentLeaderEpoch: ctx.epoch,
-      fetchOffset: log.endOffset,
-      lastFetchedEpoch: log.lastFetchedEpoch,
-      maxWaitMs: toLeader ? this.config['kafkasim.raft.fetch.max.wait.ms'] : 0,
-    };
-    const backoff = (next: number | undefined) =>
-      this.#host.schedule(
-        this.config['controller.quorum.retry.backoff.ms'],
-        () => {
-          if (gen === this.#generation) this.#fetch(next);
-        },
-        'raft.fetch-backoff',
-      );
-    this.#fetchInFlight = true;
-    this.#host.request<QuorumFetchResponse<T>>(
-      this.addressOf(destination),
-      request,
-      (o) => {
-        if (gen !== this.#generation) return;
-        this.#fetchInFlight = false;
-        if (!o.ok) {
-          // The leader does not answer: ask another voter whether there is a new leader, then try it again.
-          const others = this.voters.filter((v) => v !== this.nodeId && v !== destination);
-          return void backoff(
-            toLeader && others.length > 0 ? this.#host.random('raft/bootstrap').pick(others) : undefined,
-          );
-        }
-        const r = o.response;
-        if (this.#handleCommonResponse(r) || r.errorCode !== 0 || !toLeader) {
-          if (gen === this.#generation) backoff(undefined);
-          return;
-        }
-        this.#onFetchResponse(r);
-        if (gen === this.#generation) this.#fetch(undefined);
-      },
-      this.config['controller.quorum.request.timeout.ms'],
-    );
-  }
-
-  #onFetchResponse(r: QuorumFetchResponse<T>): void {
-    const log = this.log;
-    if (r.divergingEpoch) {
-      const hw = Math.max(this.#highWatermark ?? 0, log.highWatermark);
-      if (r.divergingEpoch.offset < hw) {
-        throw new InvariantViolation(
-          'NoCommittedTruncation',
-          `node ${this.nodeId}: the leader asked for truncation to offset ${r.divergingEpoch.offset}, below the ` +
-            `high watermark ${hw}`,
-          this.#host.sim.context(),
-        );
-      }
-      const offset = log.truncationOffsetFor(r.divergingEpoch);
-      this.#host.emit('raft.truncate', { from: log.endOffset, to: offset, epoch: this.epoch });
-      log.truncateTo(offset);
-    } else {
-      if (r.records.length > 0) {
-        log.append(r.records);
-        // "The leader only requires that voters have flushed their log before sending a Fetch request."
-        if (this.#followerFlushes) log.flush();
-      }
-      if (r.highWatermark >= 0) this.#updateFollowerHighWatermark(Math.min(log.endOffset, r.highWatermark));
-    }
-    this.#hasFetchedFromLeader = true;
-    this.#fetchDeadline = this.#host.sim.now + this.config['controller.quorum.fetch.timeout.ms'];
-  }
-
-  #updateFollowerHighWatermark(hw: number): void {
-    // The log remembers the high watermark across a leadership of this node that never committed.
-    const current = Math.max(this.#highWatermark ?? 0, this.log.highWatermark);
-    if (hw < current) {
-      throw new InvariantViolation(
-        'MonotonicHighWatermark',
-        `node ${this.nodeId}: the high watermark would move back from ${current} to ${hw}`,
-        this.#host.sim.context(),
-      );
-    }
-    if (hw !== this.#highWatermark) this.#setHighWatermark(hw);
-  }
+  // ---- commit and leader-change notifications ---------------------------------------------------------------
 
   #setHighWatermark(hw: number): void {
     this.log.updateHighWatermark(hw);
