@@ -40,6 +40,7 @@ import { FollowerState } from './follower-state.ts';
 import { GracefulShutdown } from './graceful-shutdown.ts';
 import { LeaderState, type QuorumDescription } from './leader-state.ts';
 import { NomineeState } from './nominee-state.ts';
+import { startOsWriteback } from './os-writeback.ts';
 import {
   type QuorumContext,
   type QuorumEnvironment,
@@ -235,24 +236,7 @@ export class RaftClient<T = unknown> {
     };
     this.#ctx = undefined;
     this.#role = 'unattached';
-    if (!this.#flushEnabled) {
-      // Before KAFKA-10533 nothing flushed on the append path; dirty pages reached the disk by OS writeback: the
-      // flusher wakes every vm.dirty_writeback_centisecs and writes what has been dirty for vm.dirty_expire_centisecs.
-      // Each wake notes the log end; a later wake writes back up to the end noted at least `expire` ms before.
-      const expire = this.config['kafkasim.raft.os.dirty.expire.ms'];
-      const noted: { t: number; end: number }[] = [];
-      this.#host.every(
-        this.config['kafkasim.raft.os.writeback.ms'],
-        () => {
-          const now = this.#host.sim.now;
-          noted.push({ t: now, end: this.log.endOffset });
-          let upTo = -1;
-          while (noted.length > 0 && noted[0]!.t <= now - expire) upTo = noted.shift()!.end;
-          if (upTo >= 0) this.log.flushTo(upTo);
-        },
-        'raft.writeback',
-      );
-    }
+    if (!this.#flushEnabled) startOsWriteback(this.#host, this.config, () => this.log);
     this.#actor = this.#host.spawn(quorumMachine, { input });
   }
 
