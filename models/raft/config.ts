@@ -1,6 +1,6 @@
 /**
- * The Raft quorum's settings: every `controller.quorum.*` key with Kafka's default (kraft.md §3, Kafka's
- * `QuorumConfig`), plus the kafkasim-only model parameters.
+ * The Raft quorum's settings: every `controller.quorum.*` key with Kafka's default (Kafka's `QuorumConfig`,
+ * https://kafka.apache.org/documentation/#controller.quorum.voters), plus the kafkasim-only model parameters.
  */
 
 export interface QuorumConfig {
@@ -20,7 +20,7 @@ export interface QuorumConfig {
   'controller.quorum.append.linger.ms': number;
   /**
    * kafkasim-only: how long the leader parks an empty Fetch. Kafka's KRaft hard-codes 500 ms
-   * (`KafkaRaftClient.MAX_FETCH_WAIT_MS`, kraft.md §3); its simulation test uses 100.
+   * (`KafkaRaftClient.MAX_FETCH_WAIT_MS`); its simulation test uses 100.
    */
   'kafkasim.raft.fetch.max.wait.ms': number;
   /**
@@ -42,7 +42,7 @@ export interface QuorumConfig {
   'kafkasim.raft.os.dirty.expire.ms': number;
   /**
    * kafkasim-only: KIP-996 pre-vote. Kafka turns it on when every voter supports it; here it is a switch, off by
-   * default, so that the SNAP behaviour (kraft.md §3) is the default.
+   * default, so that the behaviour without pre-vote (Kafka 3.9) is the default.
    */
   'kafkasim.raft.pre.vote.enable': boolean;
 }
@@ -63,7 +63,10 @@ export const DEFAULT_QUORUM_CONFIG: Readonly<QuorumConfig> = Object.freeze({
   'kafkasim.raft.pre.vote.enable': false,
 });
 
-/** The constants of Kafka's RaftEventSimulationTest (kraft.md §2), as overrides of the defaults. */
+/**
+ * The constants of Kafka's RaftEventSimulationTest (raft/src/test/java/org/apache/kafka/raft/), as overrides of the
+ * defaults.
+ */
 export const SIMULATION_TEST_QUORUM_CONFIG: Readonly<Partial<QuorumConfig>> = Object.freeze({
   'controller.quorum.election.timeout.ms': 1000,
   // The test passes ELECTION_JITTER_MS = 100 as election.backoff.max.ms.

@@ -3,7 +3,8 @@
  * validation of a Fetch and the truncation it asks for, successor ranking and election backoffs. The role
  * machine and the client call these; tests check them on their own and with fast-check.
  *
- * Facts: kraft.md §1 (HW rule), §3 (votes, pre-vote, divergence, backoffs); MockLog's `endOffsetForEpoch`,
+ * Facts: LeaderState.maybeUpdateHighWatermark (the HW rule), EpochState.canGrantVote and its implementations (votes,
+ * pre-vote), KafkaRaftClient (divergence, election backoffs), KIP-595 and KIP-996; MockLog's `endOffsetForEpoch`,
  * `validateOffsetAndEpoch` and ReplicatedLog's `truncateToEndOffset` for the exact offset arithmetic.
  */
 
@@ -69,8 +70,9 @@ export function canGrantVote(
 }
 
 /**
- * The offset a majority of voters has reached: voters' end offsets sorted descending, the entry at index
- * voters/2 (kraft.md §1). An unknown end offset sorts last; undefined when the entry itself is unknown.
+ * The offset a majority of voters has reached: voters' end offsets sorted descending, the entry at index voters/2
+ * (LeaderState.maybeUpdateHighWatermark). An unknown end offset sorts last; undefined when the entry itself is
+ * unknown.
  */
 export function majorityEndOffset(voterEndOffsets: readonly (number | undefined)[]): number | undefined {
   // Runs on every Fetch the leader serves: an insertion sort into a scratch array, no allocation.

@@ -5,13 +5,18 @@
  * watermark follows the majority of voters' flushed end offsets (KAFKA-10533), with a switch that removes the
  * flush guarantees. A RaftClient embeds in any host node (the QuorumController); RaftNode is the standalone
  * test-server node and RaftQuorum the simulation-test cluster with its invariants and ReplicatedCounter load.
+ * Each role's state is its own class, created when the role is entered (as Kafka's QuorumState holds an
+ * EpochState): LeaderState, FollowerState, NomineeState (Candidate and Prospective), ResignedState, UnattachedState.
  * RaftMetadataLog puts the MetadataLog interface on top.
  *
  * Left out: snapshots (FetchSnapshot, log start offsets), KIP-853 dynamic voters (AddVoter/RemoveVoter,
  * directory ids), cluster ids, DescribeQuorum as an RPC, byte-based batch and fetch sizes, compression.
  *
- * Facts: /work/shared/reference/kraft.md §1–§3 and §5, source-scenarios.md C; apache/kafka's KafkaRaftClient,
- * QuorumState, LeaderState, MockLog and RaftEventSimulationTest for details, cited where used.
+ * Facts: KIP-595 (the protocol), KIP-996 (pre-vote), KAFKA-10533 (flush before the high watermark moves:
+ * https://issues.apache.org/jira/browse/KAFKA-10533); apache/kafka's raft module
+ * (raft/src/main/java/org/apache/kafka/raft/: KafkaRaftClient, QuorumState, LeaderState, FollowerState,
+ * CandidateState; raft/src/test/.../MockLog and RaftEventSimulationTest; the test server kafka.tools.TestRaftServer)
+ * for details, cited where used.
  */
 
 export {

@@ -1,7 +1,7 @@
 /**
- * The safety checks of Kafka's RaftEventSimulationTest (kraft.md §2), over the members of one quorum:
- * MonotonicHighWatermark, MonotonicEpoch, MajorityReachedHighWatermark and SingleLeader run after every event
- * (as kernel invariants); ConsistentCommittedData is a validation run at the end of each phase. They read
+ * The safety checks of Kafka's RaftEventSimulationTest (raft/src/test/java/org/apache/kafka/raft/), over the members
+ * of one quorum: MonotonicHighWatermark, MonotonicEpoch, MajorityReachedHighWatermark and SingleLeader run after
+ * every event (as kernel invariants); ConsistentCommittedData is a validation run at the end of each phase. They read
  * what a test harness may read: running clients, stored election states, and every voter's log on disk.
  */
 import { InvariantViolation, type Simulation } from '../sim/index.ts';

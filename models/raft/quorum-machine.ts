@@ -1,10 +1,10 @@
 /**
- * The Raft roles as an xstate v5 machine (Kafka's QuorumState, kraft.md §3): Unattached (with the vote it
- * gave, if any), Candidate (electing, then backing off after a loss), Leader, Follower, Resigned, and, with
- * pre-vote on, Prospective (KIP-996), the only path into Candidate then. The machine owns the epoch, the
- * known leader, the vote and the timers (election timeout, backoff, fetch timeout, check-quorum,
- * BeginQuorumEpoch resend); its delayed transitions run on the kernel clock. The host (RaftClient) does the
- * I/O: it persists the election state, sends requests and replicates, and tells the machine what it learns.
+ * The Raft roles as an xstate v5 machine (Kafka's QuorumState and its EpochState classes, KIP-595): Unattached (with
+ * the vote it gave, if any), Candidate (electing, then backing off after a loss), Leader, Follower, Resigned, and,
+ * with pre-vote on, Prospective (KIP-996), the only path into Candidate then. The machine owns the epoch, the known
+ * leader, the vote and the timers (election timeout, backoff, fetch timeout, check-quorum, BeginQuorumEpoch resend);
+ * its delayed transitions run on the kernel clock. The host (RaftClient) does the I/O: it persists the election
+ * state, sends requests and replicates, and tells the machine what it learns.
  *
  * Timers reset by traffic (the follower's fetch timeout, the leader's check-quorum) are lazy: the host moves a
  * deadline without an event, and the machine, when its timer fires, either acts or sleeps again until the

@@ -1,8 +1,9 @@
 /**
- * The replicated log of one Raft node, as Kafka's MockLog models it (kraft.md §1): record batches with their
- * epoch, the leader-epoch cache, the high watermark, and the flush point. What is below the flush point is on
- * disk; `reopen` (a restart after a crash) loses everything above it and forgets the high watermark. The log
- * object lives in its node's `disk`, so one instance is the node's log files across restarts.
+ * The replicated log of one Raft node, as Kafka's MockLog models it
+ * (raft/src/test/java/org/apache/kafka/raft/MockLog.java): record batches with their epoch, the leader-epoch cache,
+ * the high watermark, and the flush point. What is below the flush point is on disk; `reopen` (a restart after a
+ * crash) loses everything above it and forgets the high watermark. The log object lives in its node's `disk`, so one
+ * instance is the node's log files across restarts.
  *
  * The log stores batches, never single records, so that its cost follows appends and fetches (events), not
  * records. Offsets start at 0 (no snapshots, so the log start never moves).

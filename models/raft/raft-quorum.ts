@@ -1,9 +1,10 @@
 /**
- * A standalone Raft quorum under a verifiable load: Kafka's RaftEventSimulationTest cluster (kraft.md §2) and
- * the Raft test server's three-node setup in one. Voters get ids 0..n-1 and observers the next ones; every node
- * runs a ReplicatedCounter, the current leader appends the next value every `appendIntervalMs` (plus jitter),
- * and the safety invariants are registered on the simulation. Faults are the test's: kill, graceful shutdown,
- * kill with the disk lost, isolation, and one-way-request cuts (modelled as link cuts, see `cut`).
+ * A standalone Raft quorum under a verifiable load: Kafka's RaftEventSimulationTest cluster
+ * (raft/src/test/java/org/apache/kafka/raft/) and the Raft test server's (kafka.tools.TestRaftServer) three-node
+ * setup in one. Voters get ids 0..n-1 and observers the next ones; every node runs a ReplicatedCounter, the current
+ * leader appends the next value every `appendIntervalMs` (plus jitter), and the safety invariants are registered on
+ * the simulation. Faults are the test's: kill, graceful shutdown, kill with the disk lost, isolation, and
+ * one-way-request cuts (modelled as link cuts, see `cut`).
  */
 import {
   type Distribution,
