@@ -1,5 +1,5 @@
 // Client settings with the real clients' key spellings and defaults, in two flavours: the Java client and
-// librdkafka. Facts: clients-and-groups.md §4 (ProducerConfig.java; librdkafka CONFIGURATION.md).
+// librdkafka. Facts: apache/kafka ProducerConfig.java; librdkafka CONFIGURATION.md.
 
 export type ClientFlavour = 'java' | 'librdkafka';
 

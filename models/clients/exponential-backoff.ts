@@ -1,6 +1,6 @@
 // Kafka's ExponentialBackoff (KIP-580): initial · multiplier^attempts, jittered by a uniform factor in
 // [1 − jitter, 1 + jitter), truncated to whole ms and never above the maximum. The exponent stops growing at the
-// one that reaches the maximum. Facts: clients-and-groups.md (retry.backoff.ms exp. to retry.backoff.max.ms);
+// one that reaches the maximum. Facts: KIP-580 (retry.backoff.ms growing to retry.backoff.max.ms);
 // the formula from apache/kafka clients/.../common/utils/ExponentialBackoff.java, whose clients use multiplier 2
 // and jitter 0.2 (CommonClientConfigs.RETRY_BACKOFF_EXP_BASE, RETRY_BACKOFF_JITTER).
 

@@ -1,6 +1,6 @@
 // A group member's settings, with the real clients' key spellings and defaults in two flavours, on top of the
-// assign-mode consumer settings. Facts: clients-and-groups.md §1 "Defaults" (ConsumerConfig.java, librdkafka
-// CONFIGURATION.md) and §3 (metadata refresh: metadata.max.age.ms, topic.metadata.refresh.interval.ms).
+// assign-mode consumer settings. Facts: apache/kafka ConsumerConfig.java and librdkafka CONFIGURATION.md
+// (defaults, and the metadata refresh: metadata.max.age.ms, topic.metadata.refresh.interval.ms).
 import {
   type ClientFlavour,
   type ConsumerConfig,

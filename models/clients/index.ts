@@ -4,8 +4,9 @@
 // perf-test workloads; Kafka's partitioners.
 // Left out: transactions, compression, interceptors, quotas, SASL/TLS, KIP-848 members; the coordinator side of
 // the group protocol is in models/group.
-// Facts: clients-and-groups.md §3–§4 (ProducerConfig.java, Sender.java, BuiltInPartitioner, librdkafka
-// CONFIGURATION.md), source-scenarios.md A (perf-test workload).
+// Facts: apache/kafka clients/ (ProducerConfig.java, Sender.java, BuiltInPartitioner, ConsumerConfig.java),
+// librdkafka CONFIGURATION.md, and AutoMQ's self-balancing example's perf-test workload
+// (https://docs.automq.com/automq/getting-started/example-continuous-data-self-balancing).
 export { AdminClient, type AdminOptions, type AdminOutcome } from './admin.ts';
 export {
   type ClientFlavour,

@@ -2,7 +2,7 @@
 //
 // Java (`KafkaProducer.partition` / `BuiltInPartitioner`): a non-null key goes to
 // `toPositive(murmur2(key)) % numPartitions`, over *all* partitions of the topic
-// (clients-and-groups.md §4). librdkafka's default `consistent_random` partitioner goes to
+// (BuiltInPartitioner.partitionForKey). librdkafka's default `consistent_random` partitioner goes to
 // `crc32(key) % partition_cnt` for a non-empty key (src/rdkafka_msg.c, `rd_kafka_msg_partitioner_consistent`),
 // so the same key usually lands on a different partition than with a Java producer.
 // Null-key stickiness (KIP-794 in Java, sticky.partitioning.linger.ms in librdkafka) is the producer's job (it

@@ -1,5 +1,5 @@
 /**
- * Broker liveness, as Kafka's `BrokerHeartbeatManager` (metadata/.../controller/; kraft.md §4 "Heartbeats"):
+ * Broker liveness, as Kafka's `BrokerHeartbeatManager` (metadata/src/main/java/org/apache/kafka/controller/):
  * soft state that only the active controller keeps (last contact time, the metadata offset each broker has
  * replayed, the offset at which a broker entered controlled shutdown), and the heartbeat state machine:
  *

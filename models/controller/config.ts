@@ -1,7 +1,7 @@
 /**
  * The controller's configuration (Kafka's key spellings and defaults) and the topic configs it accepts.
  *
- * Facts: `broker.heartbeat.interval.ms` and `broker.session.timeout.ms` from kraft.md §4 (KRaftConfigs.java);
+ * Facts: `broker.heartbeat.interval.ms` and `broker.session.timeout.ms` from KRaftConfigs.java;
  * `num.partitions`, `default.replication.factor`, `min.insync.replicas`, `unclean.leader.election.enable` from
  * Kafka's server log configs (ServerLogConfigs / ReplicationConfigs, 3.9). The topic config table and its
  * validators are Kafka 3.9's `LogConfig` ConfigDef (storage/.../internals/log/LogConfig.java); the error texts
@@ -39,8 +39,8 @@ export interface ControllerConfig {
   /** kafkasim-only: virtual ms from append to commit for the default LocalMetadataLog. */
   'kafkasim.metadata.commit.ms': number;
   /**
-   * kafkasim-only: in shared mode, how long a moved partition may wait for the old leader to close it
-   * (CloseStreams) before the controller elects on its own. AutoMQ's `PARTITION_RE_ELECT_LEADER_TIMEOUT_SECS` (10 s) on older
+   * kafkasim-only: in shared mode, how long a moved partition may wait for the old leader to close it (CloseStreams)
+   * before the controller elects on its own. AutoMQ's `PARTITION_RE_ELECT_LEADER_TIMEOUT_SECS` (10 s) on older
    * metadata versions (ReplicationControlManager.addPartitionToReElectTimeouts).
    */
   'kafkasim.shared.reelect.timeout.ms': number;

@@ -11,9 +11,9 @@
  * features and metadata versions, quotas, ACLs and policies, APPEND/SUBTRACT config ops, AutoMQ's topic and
  * partition quotas and its load metrics (partition counts stand in for load).
  *
- * Facts: /work/shared/reference/kraft.md §4 (heartbeats, fencing, election, reassignment, records),
- * clients-and-groups.md §6 (admin errors) and automq-balancer.md §1, §4 (shared-storage moves and failover),
- * plus apache/kafka's `ReplicationControlManager`, `PartitionChangeBuilder`, `PartitionReassignmentReplicas`,
+ * Facts: KIP-631 (heartbeats, fencing, election, records), KIP-455 (reassignment), Kafka's Errors.java (admin
+ * errors), AutoMQ/automq's core/src/main/java/kafka/autobalancer/ (shared-storage moves and failover), plus
+ * apache/kafka's `ReplicationControlManager`, `PartitionChangeBuilder`, `PartitionReassignmentReplicas`,
  * `PartitionReassignmentRevert`, `StripedReplicaPlacer`, `ClusterControlManager`, `BrokerHeartbeatManager`,
  * `ConfigurationControlManager`, `LogConfig` and `Topic`, and AutoMQ's `ReplicationControlManager` and
  * `LoadAwarePartitionLeaderSelector`, cited where each rule is used.

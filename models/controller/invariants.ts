@@ -1,7 +1,7 @@
 /**
- * What must hold for every partition in an image the controller writes (kraft.md §4): the ISR is a non-empty
- * set of replicas, the leader is -1 or an ISR member, adding and removing replicas are replicas, and in shared
- * mode there is exactly one replica.
+ * What must hold for every partition in an image the controller writes (PartitionRegistration's rules): the ISR is a
+ * non-empty set of replicas, the leader is -1 or an ISR member, adding and removing replicas are replicas, and in
+ * shared mode there is exactly one replica.
  */
 import type { MetadataImage } from '../metadata/index.ts';
 import type { StorageMode } from './config.ts';

@@ -1,7 +1,7 @@
 /**
  * Where a shared-storage (AutoMQ) partition goes when its broker leaves: AutoMQ's
- * `LoadAwarePartitionLeaderSelector` (metadata/.../controller/es/, automq-balancer.md §1 "Broker fence or
- * shutdown") prefers active brokers in the leaving broker's rack and picks at random with weight 1/load,
+ * `LoadAwarePartitionLeaderSelector` (AutoMQ/automq metadata/.../controller/es/, used when a broker is fenced or
+ * shuts down) prefers active brokers in the leaving broker's rack and picks at random with weight 1/load,
  * updating the load after each pick so that one broker does not take everything.
  *
  * With the auto-balancer running, load is its `ClusterStats` (bytes in + out per broker and partition,

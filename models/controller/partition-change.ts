@@ -1,6 +1,6 @@
 /**
  * One partition's next state as a PartitionChangeRecord, as Kafka's `PartitionChangeBuilder`
- * (metadata/.../controller/PartitionChangeBuilder.java; kraft.md §4 "Election"):
+ * (metadata/src/main/java/org/apache/kafka/controller/PartitionChangeBuilder.java):
  *
  * 1. finish a reassignment if the target ISR allows it;
  * 2. elect: keep the current leader if it is in the target ISR and acceptable, else the first replica (replica

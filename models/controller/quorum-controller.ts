@@ -1,11 +1,11 @@
 /**
  * The active (or, in a Raft quorum, standby) controller as a simulated node: Kafka's `QuorumController`.
  *
- * It keeps two images: the committed one (what brokers can read) and the latest one (committed plus records
- * appended but not yet committed), so that each request is validated against the controller's own pending
- * changes, as Kafka's timeline data structures do. A request's records are appended as one batch and its
- * response is sent when that batch commits ("futures complete when records are durable", kraft.md §4); a
- * request that writes nothing is answered once everything appended before it is durable.
+ * It keeps two images: the committed one (what brokers can read) and the latest one (committed plus records appended
+ * but not yet committed), so that each request is validated against the controller's own pending changes, as Kafka's
+ * timeline data structures do. A request's records are appended as one batch and its response is sent when that batch
+ * commits (QuorumController's ControllerWriteEvent completes its future once the records are committed); a request
+ * that writes nothing is answered once everything appended before it is durable.
  *
  * Soft state that only the active controller has, and loses when it crashes: broker heartbeats, MetadataFetch
  * requests parked until something commits, and shared-mode moves waiting for ElectLeaders.

@@ -1,8 +1,8 @@
 /**
  * AlterPartitionReassignments and ListPartitionReassignments, as Kafka's `ReplicationControlManager`
  * (alterPartitionReassignment, changePartitionReassignment, cancelPartitionReassignment,
- * listPartitionReassignments; kraft.md §4 "Reassignment") and, in shared mode, AutoMQ's
- * `changePartitionReassignmentV2` (automq-balancer.md §4 "Physical move").
+ * listPartitionReassignments; KIP-455) and, in shared mode, AutoMQ's
+ * `ReplicationControlManager.changePartitionReassignmentV2` (AutoMQ/automq, metadata/.../controller/).
  *
  * kafka mode: replicas = target + removing, adding and removing are recorded, and the move completes when a
  * later AlterPartition brings the ISR up to the target. Kafka only overwrites adding/removing when the new

@@ -1,6 +1,6 @@
 /**
  * Replica reassignment arithmetic, as Kafka's `PartitionReassignmentReplicas` and
- * `PartitionReassignmentRevert` (metadata/.../controller/, kraft.md §4 "Reassignment"):
+ * `PartitionReassignmentRevert` (metadata/src/main/java/org/apache/kafka/controller/, KIP-455):
  * adding = target − current, removing = current − target (both ascending), replicas = target + removing;
  * the reassignment completes when the ISR without the removing replicas contains every remaining replica.
  */

@@ -1,8 +1,8 @@
 /**
- * CreateTopics, DeleteTopics and CreatePartitions, as Kafka's `ReplicationControlManager` (createTopics,
- * createTopic, deleteTopics, createPartitions, validateManualPartitionAssignment) and `ControllerApis`
- * (duplicate names). Error codes and messages are Kafka's (clients-and-groups.md §6 and the source); in shared
- * mode (AutoMQ) a partition has exactly one replica.
+ * CreateTopics, DeleteTopics and CreatePartitions, as Kafka's `ReplicationControlManager` (createTopics, createTopic,
+ * deleteTopics, createPartitions, validateManualPartitionAssignment) and `ControllerApis` (duplicate names). Error
+ * codes and messages are Kafka's (Errors.java, and ReplicationControlManager's messages); in shared mode (AutoMQ) a
+ * partition has exactly one replica.
  */
 
 import {

@@ -15,7 +15,7 @@ import {
 export interface BrokerRegistration {
   readonly brokerId: number;
   readonly incarnationId: string;
-  /** The offset of the RegisterBrokerRecord that created this registration (kraft.md §4). */
+  /** The offset of the RegisterBrokerRecord that created this registration (ClusterControlManager.registerBroker). */
   readonly brokerEpoch: number;
   readonly rack: string | null;
   readonly host: string;

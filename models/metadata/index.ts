@@ -6,9 +6,9 @@
  * Left out: snapshots, the older FenceBrokerRecord/UnfenceBrokerRecord, controller registrations,
  * producer ids, ACLs, client quotas, ELR, leader recovery state, log directories and endpoint lists.
  *
- * Facts: /work/shared/reference/kraft.md §4 (record types and apiKeys, broker epoch, election and epoch
- * rules, reassignment); Kafka's `PartitionRegistration.merge`, `ClusterControlManager` and `Uuid` for
- * replay details, as noted where used.
+ * Facts: KIP-631 (the quorum-based controller: record types, broker epoch, fencing), KIP-455 (reassignment), the
+ * record schemas and apiKeys in apache/kafka metadata/src/main/resources/common/metadata/; Kafka's
+ * `PartitionRegistration.merge`, `ClusterControlManager` and `Uuid` for replay details, as noted where used.
  */
 
 export { configMap, dictionary, FORBIDDEN_CONFIG_NAMES, isForbiddenConfigName } from './config-map.ts';

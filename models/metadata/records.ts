@@ -1,8 +1,8 @@
 /**
  * KRaft metadata records, one variant per record type the simulated controller writes.
  *
- * Field names follow Kafka's JSON schemas under `metadata/src/main/resources/common/metadata/` (camelCased);
- * apiKeys are from kraft.md §4. Fields kafkasim does not model (endpoints lists, features, log dirs,
+ * Field names follow Kafka's JSON schemas under `metadata/src/main/resources/common/metadata/` (camelCased),
+ * with their apiKeys. Fields kafkasim does not model (endpoints lists, features, log dirs,
  * directories, ELR, leader recovery state) are left out.
  */
 

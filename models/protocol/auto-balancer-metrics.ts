@@ -1,8 +1,8 @@
 /**
- * The message a broker's metrics reporter sends to the active controller. AutoMQ's reporter produces these to
- * the `__auto_balancer_metrics` topic and the controller's LoadRetriever consumes it (automq-balancer.md §1);
- * kafkasim sends them straight to the controller, which keeps the same latest-value semantics without
- * simulating the topic.
+ * The message a broker's metrics reporter sends to the active controller. AutoMQ's reporter produces these to the
+ * `__auto_balancer_metrics` topic and the controller's LoadRetriever consumes it (AutoMQ/automq
+ * core/src/main/java/kafka/autobalancer/: AutoBalancerMetricsReporter, LoadRetriever); kafkasim sends them straight
+ * to the controller, which keeps the same latest-value semantics without simulating the topic.
  */
 
 export const AUTO_BALANCER_METRICS = 'AutoBalancerMetrics';

@@ -4,8 +4,9 @@
 // - `shared` (AutoMQ): one PartitionLog per partition in SharedStorage (object storage behind a durable WAL);
 //   RF 1; a move closes the partition on one broker and opens it on another without copying data.
 // Left out: compaction, transactions and control batches, on-disk formats.
-// Facts: kraft.md §4 (epochs, reassignment), automq-balancer.md §4 (physical move), Kafka's idempotent producer
-// state (5 recent batches per producer, ProducerStateManager).
+// Facts: KIP-101 and KIP-279 (leader epochs), KIP-455 (reassignment), AutoMQ's
+// ReplicationControlManager.changePartitionReassignmentV2 (the physical move: close, then open elsewhere), Kafka's
+// idempotent producer state (5 recent batches per producer, ProducerStateManager).
 export {
   lastOffsetOf,
   type ProducerBatchData,
