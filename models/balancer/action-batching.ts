@@ -1,6 +1,6 @@
 /**
  * How the detector turns the goals' actions into batches (AutoMQ's `checkAndMergeActions` and
- * `checkAndGroupActions`, automq-balancer.md §4 "Batching"):
+ * `checkAndGroupActions` in `detector/AnomalyDetectorImpl.java`):
  *
  * - chains of moves of one partition (A→B then B→C) become one move A→C, and moves back to where a partition
  *   started are dropped (issue #867: a partition was reassigned several times in one run);

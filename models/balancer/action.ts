@@ -1,6 +1,6 @@
 /**
  * What a goal proposes: AutoMQ's `Action`. Only MOVE exists in practice: SWAP is in AutoMQ's code but its
- * callers are commented out, and there is no leader-only action (automq-balancer.md §3, §4).
+ * callers are commented out, and there is no leader-only action (`ActionType`, and the goals' and executor's callers).
  */
 
 export interface Action {

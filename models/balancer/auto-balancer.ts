@@ -1,6 +1,7 @@
 /**
  * AutoMQ's auto-balancer as a component on the controller node (AutoBalancerManager with its LoadRetriever,
- * AnomalyDetectorImpl and ControllerActionExecutorService; automq-balancer.md §1–§4). It:
+ * AnomalyDetectorImpl and ControllerActionExecutorService, in AutoMQ/automq core/src/main/java/kafka/autobalancer/).
+ * It:
  *
  * - serves the brokers' metrics reports (request type `AutoBalancerMetrics`) into its ClusterModel;
  * - runs the detector loop (detector-machine.ts) from each controller's start; a detect does anything only while

@@ -1,6 +1,6 @@
 /**
  * The balancer's cluster model on the active controller: AutoMQ's `ClusterModel` / `RecordClusterModel` fed by
- * the `LoadRetriever` (automq-balancer.md §1).
+ * the `LoadRetriever` (AutoMQ/automq core/src/main/java/kafka/autobalancer/model/, services/).
  *
  * - Topology comes from the controller's committed metadata: each partition maps to its leader. When the
  *   leader changes (including to -1 during a shared-storage move) the partition's samples are dropped, so a

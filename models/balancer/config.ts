@@ -1,7 +1,7 @@
 /**
- * The auto-balancer's configuration: AutoMQ's keys and defaults (automq-balancer.md §2,
- * `AutoBalancerControllerConfig.java`, `AutoBalancerMetricsReporterConfig.java`), its hard-coded constants, and
- * validation in the spirit of `AnomalyDetectorImpl.validateReconfiguration`.
+ * The auto-balancer's configuration: AutoMQ's keys and defaults (`config/AutoBalancerControllerConfig.java`,
+ * `AutoBalancerMetricsReporterConfig.java`), its hard-coded constants, and validation in the spirit of
+ * `AnomalyDetectorImpl.validateReconfiguration`.
  *
  * Lists (goals, excluded brokers and topics) are Kafka LIST values: comma-separated strings, as they appear in
  * server.properties or `kafka-configs --add-config`; arrays are accepted and joined.
@@ -78,7 +78,7 @@ export const STATIC_AUTO_BALANCER_KEYS: readonly AutoBalancerConfigKey[] = Objec
   'autobalancer.controller.topic.retention.ms',
 ]);
 
-/** `AnomalyDetectorImpl`'s hard-coded limits (automq-balancer.md §2). */
+/** `AnomalyDetectorImpl`'s hard-coded limits. */
 export const MAX_PARTITION_REASSIGNMENT_RATIO = 0.5;
 export const MAX_REASSIGNMENT_SOURCE_NODE_COUNT = 10;
 export const MAX_REASSIGNMENT_EXECUTION_TIME_MS = 60_000;

@@ -1,6 +1,6 @@
 /**
- * The detector loop of AutoMQ's `AnomalyDetectorImpl` (automq-balancer.md §1 "Detector loop", §4 "Execution")
- * as a state machine on the simulation's clock:
+ * The detector loop of AutoMQ's `AnomalyDetectorImpl` (`detector/AnomalyDetectorImpl.java`: its detect loop and
+ * execution) as a state machine on the simulation's clock:
  *
  *   waiting --(anomaly.detect.interval.ms)--> detecting --(no batches)--> waiting
  *                                                 |--(batches)--> executing <--(execution.interval.ms)-- pausing

@@ -1,7 +1,6 @@
 /**
  * The goal interface (AutoMQ's `Goal`, `AbstractGoal`) and how a candidate action is judged against every
- * goal at once (`AbstractGoal.calculateCandidateActionScores`, automq-balancer.md §3 "Checking against all
- * goals"):
+ * goal at once (`AbstractGoal.calculateCandidateActionScores`):
  *
  * - each goal scores the action: -1 not acceptable, 0.5 neutral, above 0.5 better for it, below worse;
  * - any -1 rejects the action;

@@ -9,8 +9,9 @@
  * code in AutoMQ), circuit-breaker "locked" nodes, PARTITION_SIZE and CPU metrics, metric versions, and the
  * fast-reassignment handoff (PR #3495).
  *
- * Facts: /work/shared/reference/automq-balancer.md (all of it) and source-scenarios.md A, plus AutoMQ/automq's
- * `core/src/main/java/kafka/autobalancer/` sources named in each file, and Yammer metrics' EWMA for the rates.
+ * Facts: AutoMQ/automq's `core/src/main/java/kafka/autobalancer/` sources named in each file, AutoMQ's example
+ * (https://docs.automq.com/automq/getting-started/example-continuous-data-self-balancing), and Yammer metrics' EWMA
+ * for the rates.
  */
 
 export {

@@ -1,6 +1,6 @@
 /**
  * The one-minute rate of a Yammer meter, which is what AutoMQ's reporter sends as a partition's bytes-in and
- * bytes-out (automq-balancer.md §1: `oneMinuteRate`, 1-minute EWMA, 5 s tick).
+ * bytes-out (`metricsreporter/AutoBalancerMetricsReporter.java`: `oneMinuteRate`, 1-minute EWMA, 5 s tick).
  *
  * The EWMA rule is Yammer metrics' `EWMA.tick` (com.yammer.metrics.stats.EWMA, also Dropwizard's): every 5 s,
  * instantRate = count / 5 s and rate += alpha · (instantRate − rate) with alpha = 1 − e^(−5/60); the first tick

@@ -1,5 +1,6 @@
 /**
- * A broker's auto-balancer metrics reporter (AutoMQ's `AutoBalancerMetricsReporter`, automq-balancer.md §1):
+ * A broker's auto-balancer metrics reporter (AutoMQ's
+ * `metricsreporter/AutoBalancerMetricsReporter.java`):
  * every 5 s it ticks a one-minute-rate meter per partition the broker leads, fed by the partition's bytes-in
  * and bytes-out counters; every `autobalancer.reporter.metrics.reporting.interval.ms` it sends the latest rates
  * and the broker's pending append and fetch latencies to the active controller.

@@ -1,5 +1,5 @@
 /**
- * AutoMQ's two built-in goals (automq-balancer.md §3): NetworkInUsageDistributionGoal and
+ * AutoMQ's two built-in goals (`goals/`): NetworkInUsageDistributionGoal and
  * NetworkOutUsageDistributionGoal. Both are soft, weigh 1.0 and share the group "NetworkUsageDistribution", so
  * a move is judged by the mean of their scores. Their settings come from the
  * `autobalancer.controller.network.{in,out}.*` keys; the normalizer range is `s3.network.baseline.bandwidth`

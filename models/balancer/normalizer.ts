@@ -1,5 +1,5 @@
 /**
- * AutoMQ's normalizers (`common/normalizer/`, automq-balancer.md §3 "Broker score"): they map a deviation to
+ * AutoMQ's normalizers (`common/normalizer/`, used for a broker's score): they map a deviation to
  * [0, 1]. The StepNormalizer is linear up to `step`, reaching `stepValue` there, then grows logarithmically
  * towards 1: N(x) = stepValue·(x − min)/(step − min) for x ≤ step, else
  * stepValue + (1 − stepValue)·(1 − ln(step)/ln(x)).

@@ -1,9 +1,9 @@
 /**
- * An example of a user goal: keep the number of partitions per broker within a band around the average.
- * AutoMQ has no such goal (automq-balancer.md §2 "Not found"); Cruise Control's ReplicaDistributionGoal is the
- * idea (§5). It extends the same base as the built-in network goals and only says what load means: one per
- * partition, always known. Its own group means that network moves are not judged by it, and that once it has
- * run, later goals may not make the replica distribution worse.
+ * An example of a user goal: keep the number of partitions per broker within a band around the average. AutoMQ has no
+ * such goal; Cruise Control's ReplicaDistributionGoal is the idea (linkedin/cruise-control,
+ * analyzer/goals/ReplicaDistributionGoal.java). It extends the same base as the built-in network goals and only says
+ * what load means: one per partition, always known. Its own group means that network moves are not judged by it, and
+ * that once it has run, later goals may not make the replica distribution worse.
  */
 import type { SnapshotBroker } from './snapshot.ts';
 import { UsageDistributionGoal, type UsageDistributionSettings } from './usage-distribution-goal.ts';

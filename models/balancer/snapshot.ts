@@ -1,7 +1,7 @@
 /**
- * The cluster model snapshot goals optimize over: AutoMQ's `ClusterModelSnapshot` (automq-balancer.md §1
- * "Snapshot at each detect"). It is taken at each detect and then mutated by the goals as they pick actions, so
- * that each goal sees the moves the ones before it chose.
+ * The cluster model snapshot goals optimize over: AutoMQ's `ClusterModelSnapshot` (`model/`, taken by
+ * `AnomalyDetectorImpl` at each detect). It is taken at each detect and then mutated by the goals as they pick
+ * actions, so that each goal sees the moves the ones before it chose.
  *
  * Brokers: only active ones that are not excluded; each carries its partitions, its load per resource (the sum
  * of its partitions'), whether its metrics are out of date (then it is ineligible) and whether it is slow.

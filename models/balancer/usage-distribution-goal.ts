@@ -1,7 +1,7 @@
 /**
  * A goal that keeps every broker's load inside a band around the average: AutoMQ's
  * `AbstractResourceUsageDistributionGoal` with `AbstractResourceDistributionGoal` and `AbstractResourceGoal`
- * (automq-balancer.md §3). The built-in network goals and user goals (e.g. a replica count goal) extend it by
+ * (`goals/`). The built-in network goals and user goals (e.g. a replica count goal) extend it by
  * saying what a broker's and a partition's load are.
  *
  * - Band, once per detect over the eligible brokers: avg = Σload/n, [max(0, avg·(1−d)), avg·(1+d)]; a broker

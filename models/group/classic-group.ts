@@ -3,7 +3,7 @@
 // (states, legal transitions, state-scoped timers) is the xstate machine in group-machine.ts; this class answers
 // requests by the per-state rules of group-state.ts. The leader client computes the assignment: the group only
 // stores it and relays each member's part.
-// Facts: clients-and-groups.md §1 (GroupMetadataManager: classicGroupJoin*, prepareRebalance,
+// Facts: Kafka's GroupMetadataManager (classicGroupJoin*, prepareRebalance,
 // maybeCompleteJoinPhase, completeClassicGroupJoin, classicGroupSync, classicGroupHeartbeat,
 // classicGroupLeave, expirePendingSync, ClassicGroup.add/remove/selectProtocol).
 

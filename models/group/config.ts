@@ -1,6 +1,6 @@
-// The group coordinator's broker settings, with Kafka's key spellings and defaults (clients-and-groups.md §1
-// "Defaults. Broker"). They are read from the broker's server.properties (its static configs), like the
-// coordinator reads them from KafkaConfig.
+// The group coordinator's broker settings, with Kafka's key spellings and defaults (Kafka's GroupCoordinatorConfig,
+// https://kafka.apache.org/documentation/#brokerconfigs_group.initial.rebalance.delay.ms). They are read from the
+// broker's server.properties (its static configs), like the coordinator reads them from KafkaConfig.
 
 export interface GroupCoordinatorConfig {
   /** How long the first rebalance of an Empty group waits for more members, extended while they keep coming. */

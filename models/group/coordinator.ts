@@ -6,7 +6,7 @@
 // partition like an acks=all produce, so they survive a coordinator failure as well as the partition does.
 // FindCoordinator is answered by any broker from its metadata image; the first one creates __consumer_offsets
 // through the controller, as Kafka's KafkaApis does (answering COORDINATOR_NOT_AVAILABLE until it exists).
-// Facts: clients-and-groups.md §1 (coordinator, defaults), §6 (errors); KafkaApis.handleFindCoordinator,
+// Facts: GroupCoordinatorConfig (defaults), Errors.java (errors); KafkaApis.handleFindCoordinator,
 // GroupCoordinatorService.partitionFor, CoordinatorRuntime load/unload on leader election.
 
 import type { Actor, AnyActorLogic } from 'xstate';

@@ -3,7 +3,7 @@
 // (validPreviousStates) and the state-scoped timers; the group (classic-group.ts) owns the members and answers
 // requests, and is plugged in through the actions and guards below (machine.provide).
 //
-// Timers (clients-and-groups.md §1, GroupMetadataManager.prepareRebalance):
+// Timers (GroupMetadataManager.prepareRebalance and maybeCompleteJoinPhase):
 // - PreparingRebalance from Empty (the initial rebalance): group.initial.rebalance.delay.ms (3000), with
 //   remaining = max(rebalanceTimeout - delay, 0); when it fires, if a new member joined meanwhile and time
 //   remains, it re-arms min(delay, remaining) and remaining shrinks by the delay that just ran; else the join

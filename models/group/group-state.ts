@@ -1,5 +1,5 @@
 // The classic group's states and, per state, what each request gets: pure decision tables the coordinator
-// applies before it touches a group. Facts: clients-and-groups.md §1 (ClassicGroupState.validPreviousStates;
+// applies before it touches a group. Facts: Kafka's ClassicGroupState.validPreviousStates;
 // GroupMetadataManager validateSyncGroup, validateClassicGroupHeartbeat, ClassicGroup.validateOffsetCommit).
 
 export type ClassicGroupState = 'Empty' | 'PreparingRebalance' | 'CompletingRebalance' | 'Stable' | 'Dead';

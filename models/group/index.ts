@@ -4,8 +4,9 @@
 // __consumer_offsets, the member-side lifecycle machine the consumer runs, and the client-side assignors.
 // Left out: KIP-848 (group.protocol=consumer), static membership beyond reporting group.instance.id,
 // transactional offset commits, offset retention/expiry, rack-aware assignment.
-// Facts: /work/shared/reference/clients-and-groups.md §1–§3, §6; apache/kafka group-coordinator
-// (GroupMetadataManager, ClassicGroup, ClassicGroupState), KafkaApis.handleFindCoordinator.
+// Facts: apache/kafka group-coordinator/src/main/java/org/apache/kafka/coordinator/group/ (GroupMetadataManager,
+// classic/ClassicGroup, classic/ClassicGroupState), KafkaApis.handleFindCoordinator, Errors.java; the consumer side in
+// clients/src/main/java/org/apache/kafka/clients/consumer/internals/ConsumerCoordinator.java.
 export * from './assignors/index.ts';
 export { ClassicGroup, type GroupHost, type GroupMember } from './classic-group.ts';
 export { type GroupCoordinatorConfig, groupCoordinatorConfig, groupCoordinatorDefaults } from './config.ts';

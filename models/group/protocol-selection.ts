@@ -1,6 +1,6 @@
 // Pure decisions of the classic protocol that do not depend on time: which __consumer_offsets partition (and so
 // which coordinator) a group belongs to, and which protocol (assignor) a group uses.
-// Facts: clients-and-groups.md §1 (selectProtocol, ClassicGroupMember.vote); Kafka's
+// Facts: Kafka's ClassicGroup.selectProtocol and ClassicGroupMember.vote; Kafka's
 // GroupCoordinatorService.partitionFor = Utils.abs(groupId.hashCode()) % offsets.topic.num.partitions.
 
 /** java.lang.String.hashCode over UTF-16 code units, as a signed 32-bit int. */

@@ -6,7 +6,7 @@ import type { AssignInput, Assignor, TopicPartition } from './types.ts';
 // Kafka's CooperativeStickyAssignor: the sticky assignment, minus every partition that would change owner
 // in this rebalance (CooperativeStickyAssignor.adjustAssignment). The old owner sees the partition missing
 // from its assignment, revokes it and rejoins; the next rebalance gives it to the new owner
-// (clients-and-groups.md §2). Partitions that do not move are never revoked.
+// (KIP-429). Partitions that do not move are never revoked.
 //
 // A partition stays in member X's assignment only if no member claims it in ownedPartitions, or X is the
 // claimant with the strictly highest generation. Any other claimant, including a stale one or one no longer

@@ -4,7 +4,7 @@
 // of input order.
 // Left out: rack-aware assignment (KIP-881), the StickyAssignor's userData encoding, KIP-848 server-side
 // assignors (uniform, server range).
-// Facts: /work/shared/reference/clients-and-groups.md §2; apache/kafka RangeAssignor, RoundRobinAssignor,
+// Facts: apache/kafka clients/src/main/java/org/apache/kafka/clients/consumer/ RangeAssignor, RoundRobinAssignor,
 // AbstractStickyAssignor, CooperativeStickyAssignor; librdkafka rdkafka_range_assignor.c,
 // rdkafka_roundrobin_assignor.c, rd_kafka_group_member_cmp (rdkafka_assignor.c).
 

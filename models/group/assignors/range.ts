@@ -5,7 +5,7 @@ import type { AssignInput, Assignor, MemberOrdering, TopicPartition } from './ty
 // Kafka's RangeAssignor (clients/.../consumer/RangeAssignor.java) and librdkafka's
 // rdkafka_range_assignor.c, without rack awareness: per topic, the subscribers in member order get
 // contiguous ranges; the first `P % C` get one partition more, so the same low-sorted members get the
-// extra partition of every topic (clients-and-groups.md §2).
+// extra partition of every topic (RangeAssignor.assign).
 
 export interface RangeOptions {
   ordering?: MemberOrdering;

@@ -5,7 +5,7 @@ import type { AssignInput, Assignor, MemberOrdering, TopicPartition } from './ty
 // Kafka's RoundRobinAssignor and librdkafka's rdkafka_roundrobin_assignor.c: all subscribed topics sorted,
 // their partitions laid out t0p0..t0pN, t1p0..; a circular cursor over the sorted members skips members not
 // subscribed to the partition's topic and gives the partition to the next one. The cursor carries across
-// topics (clients-and-groups.md §2).
+// topics (RoundRobinAssignor.assign).
 
 export interface RoundRobinOptions {
   ordering?: MemberOrdering;

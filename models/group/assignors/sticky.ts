@@ -4,7 +4,7 @@ import { resolveClaims } from './owned-claims.ts';
 import type { AssignInput, Assignor, TopicPartition } from './types.ts';
 
 // Kafka's StickyAssignor (AbstractStickyAssignor.java), without rack awareness. Goal 1 is balance, goal 2
-// keeping partitions with their previous owners (clients-and-groups.md §2).
+// keeping partitions with their previous owners (KIP-54).
 //
 // Previous owners come from ownedPartitions + generation; a claim counts only if the member still
 // subscribes to the topic and the partition exists, and double claims are settled by owned-claims.ts.
