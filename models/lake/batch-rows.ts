@@ -1,4 +1,4 @@
-// From consumed records to Lake rows, as bend-ingest-kafka builds its batch file (lake-sink.md §2.2):
+// From consumed records to Lake rows, as bend-ingest-kafka builds its batch file (its README, "Raw mode"):
 // raw mode keeps each value (tabs and newlines removed, trimmed; an empty value becomes null) with its Kafka
 // coordinates, and one value that is not valid JSON fails the whole batch; JSON-transform mode writes each value
 // as one NDJSON line whose fields fill the user's columns by name.

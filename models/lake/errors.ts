@@ -1,7 +1,7 @@
-// Databend's error shape for the Lake: a numeric ErrorCode and a message, as the HTTP API puts them in
-// `error: {code, message}`. Codes from databendlabs/databend src/common/exception/src/exception_code.rs
-// (lake-sink.md §1). DuckDB's own errors are mapped onto the nearest Databend code so that a client sees
-// Databend's shape, never DuckDB's.
+// Databend's error shape for the Lake: a numeric ErrorCode and a message, as the HTTP API puts them in `error: {code,
+// message}`. Codes from databendlabs/databend src/common/exception/src/exception_code.rs
+// (https://docs.databend.com/developer/apis/http). DuckDB's own errors are mapped onto the nearest Databend code so
+// that a client sees Databend's shape, never DuckDB's.
 
 export const DatabendErrorCodes = {
   UnknownDatabase: 1003,

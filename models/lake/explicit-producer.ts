@@ -1,9 +1,9 @@
-// Workflow B's load producer (source-scenarios.md B): record i has sequence start+i, goes to partition
-// sequence % partitions, key `key-<sequence>`, value
-// {"sequence":N,"partition":P,"name":"load-%08d","payload":"abcdefghijklmnopqrstuvwxyz0123456789"}.
-// It hands the records to the producer as fast as the producer's queue takes them (the Go program loops over
-// Produce; librdkafka queues at most 100,000 messages), then waits for the deliveries (Flush(60000)); the result
-// is what it prints: produced, remaining, failed, elapsed.
+// Workflow B's load producer (scenarios/bend-ingest-partition-expansion.yaml): record i has sequence start+i, goes to
+// partition sequence % partitions, key `key-<sequence>`, value
+// {"sequence":N,"partition":P,"name":"load-%08d","payload":"abcdefghijklmnopqrstuvwxyz0123456789"}. It hands the
+// records to the producer as fast as the producer's queue takes them (the Go program loops over Produce; librdkafka
+// queues at most 100,000 messages), then waits for the deliveries (Flush(60000)); the result is what it prints:
+// produced, remaining, failed, elapsed.
 import { type DeliveryResult, type Producer, recordsDue } from '../clients/index.ts';
 
 export interface ExplicitProducerOptions {

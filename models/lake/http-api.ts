@@ -1,8 +1,9 @@
 // Databend's HTTP query API over the Lake, as a plain handler: (method, path, headers, body) -> {status, headers,
-// body}. The HTTP server mounts it; tests call it directly. Shapes from lake-sink.md §1 (databend
-// src/query/service/src/servers/http/v1): POST /v1/query with Basic auth, a JSON answer whose values are all
-// strings (null for NULL), SQL errors as HTTP 200 with state "Failed", pages of max_rows_per_page rows followed
-// through next_uri until /final answers next_uri null; GET /health answers `ok`.
+// body}. The HTTP server mounts it; tests call it directly. Shapes from Databend's HTTP API
+// (https://docs.databend.com/developer/apis/http; databendlabs/databend src/query/service/src/servers/http/v1):
+// POST /v1/query with Basic auth, a JSON answer whose values are all strings (null for NULL), SQL errors as HTTP
+// 200 with state "Failed", pages of max_rows_per_page rows followed through next_uri until /final answers
+// next_uri null; GET /health answers `ok`.
 // Left out: Bearer tokens, stage attachments, streaming load, sessions kept on the server (the session object
 // is echoed back; USE changes its database), wait_time_secs (every query finishes before the first answer).
 

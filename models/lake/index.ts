@@ -8,8 +8,10 @@
 // Left out: Databend's planner and storage (DuckDB answers the SQL), Variant key ordering and nullability in
 // result types, stages as objects, SASL/TLS, max.poll.interval.ms during a long ingest, the metrics HTTP
 // server (metrics are a text page).
-// Facts: /work/shared/reference/lake-sink.md (Databend HTTP API, bend-ingest-kafka config, batch flow,
-// delivery guarantees, metrics) and source-scenarios.md B (the workflow, its config and SQL).
+// Facts: Databend's HTTP API (https://docs.databend.com/developer/apis/http; databendlabs/databend
+// src/query/service/src/servers/http/), databendcloud/bend-ingest-kafka (README, config/config.go,
+// consume_worker.go, metrics.go: config, batch flow, delivery, metrics), and workflow B as
+// scenarios/bend-ingest-partition-expansion.yaml runs it.
 export { type BadRecord, buildJsonRows, buildRawRows, cleanValue } from './batch-rows.ts';
 export { DATABEND_VERSION, type DialectStatement, INTERNAL_SCHEMA, translate } from './dialect.ts';
 export type { EngineLimits } from './duckdb-engine.ts';

@@ -1,5 +1,6 @@
 // bend-ingest-kafka's configuration: the JSON keys of the source workflow's config file, with the service's
-// defaults where the file is silent (lake-sink.md §2.1, config/config.go; source-scenarios.md B). Unknown keys
+// defaults where the file is silent (databendcloud/bend-ingest-kafka config/config.go; the config of
+// scenarios/bend-ingest-partition-expansion.yaml). Unknown keys
 // are an error naming the key and the known ones, since a misspelt key would silently fall back to a default.
 // The fork's four keys (lakeDSN, enableRebalanceOptimization, partitionAssignmentStrategy,
 // topicMetadataRefreshIntervalMs) are not in the public repository; they are modelled as their names say.

@@ -1,4 +1,4 @@
-// How long an ingest takes in virtual time. The three load paths of bend-ingest-kafka (lake-sink.md §2.3):
+// How long an ingest takes in virtual time. The three load paths of databendcloud/bend-ingest-kafka:
 // stage upload + COPY INTO (the default), streaming load (one PUT to /v1/streaming_load), and replace mode
 // (parquet upload + REPLACE INTO ... ON (koffset, kpartition)). Each is a fixed cost plus a cost per row or
 // byte. These are kafkasim model parameters, chosen to give tens of milliseconds per 1,000-row batch on a

@@ -1,5 +1,5 @@
 // One bend-ingest-kafka worker: its own consumer in the group, and the loop of consume_worker.go
-// (lake-sink.md §2.3): read a batch, ingest it (with retries), commit it, repeat.
+// (databendcloud/bend-ingest-kafka): read a batch, ingest it (with retries), commit it, repeat.
 //
 // Reading: Poll(500 ms) returns at once when messages are queued; a non-empty batch ends at batchSize
 // messages, after batchMaxInterval, after 2 s without a message, or after 3 empty polls in a row; an empty

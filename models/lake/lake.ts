@@ -135,8 +135,8 @@ export class Lake {
   }
 
   /**
-   * The sink's `CREATE TABLE IF NOT EXISTS` of the raw-mode table (lake-sink.md §2.2). Returns the columns the
-   * table lacks (the service's startup DESC check fails on them); [] when it is usable.
+   * The sink's `CREATE TABLE IF NOT EXISTS` of the raw-mode table (bend-ingest-kafka's README, "Raw mode"). Returns
+   * the columns the table lacks (the service's startup DESC check fails on them); [] when it is usable.
    */
   createRawTable(database: string, table: string): string[] {
     if (!this.databases.has(database))

@@ -1,7 +1,7 @@
-// The service's Prometheus metrics, with bend-ingest-kafka's names (lake-sink.md §2.6, metrics.go): counters
-// for rows and bytes ingested (on a successful IngestData, not in replace mode), consumed (after a successful
-// commit) and ingest errors (per failed attempt); histograms of stage upload and COPY durations, batch sizes
-// and batch fill times. The service exposes no lag metric. Histogram buckets are Prometheus' defaults
+// The service's Prometheus metrics, with bend-ingest-kafka's names (databendcloud/bend-ingest-kafka metrics.go):
+// counters for rows and bytes ingested (on a successful IngestData, not in replace mode), consumed (after a
+// successful commit) and ingest errors (per failed attempt); histograms of stage upload and COPY durations, batch
+// sizes and batch fill times. The service exposes no lag metric. Histogram buckets are Prometheus' defaults
 // (client_golang DefBuckets) for durations; batch-size buckets are kafkasim's choice.
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];

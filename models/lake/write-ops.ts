@@ -45,7 +45,7 @@ export type WriteOp =
       readonly values: readonly string[];
     };
 
-/** The raw-mode table bend-ingest-kafka creates (lake-sink.md §2.2), in DuckDB types. */
+/** The raw-mode table bend-ingest-kafka creates (its README, "Raw mode"), in DuckDB types. */
 export const RAW_TABLE_COLUMNS: readonly LakeColumn[] = [
   { name: 'uuid', type: 'VARCHAR' },
   { name: 'koffset', type: 'BIGINT' },
