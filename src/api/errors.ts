@@ -1,5 +1,6 @@
 // The error body every route answers with, `{"error_code": N, "message": "..."}`, and how Kafka errors map onto
-// it. Facts: rest-api.md (the codes seen in the Confluent REST v3 spec) and confluentinc/rest-utils
+// it. Facts: confluentinc/kafka-rest api/v3/openapi.yaml (the codes in its
+// examples) and confluentinc/rest-utils
 // `KafkaExceptionMapper` (TopicExists, InvalidReplicationFactor, InvalidPartitions, InvalidRequest, InvalidConfig
 // -> 400/40002; UnknownTopicOrPartition -> 404/40403; BrokerNotAvailable -> 503/50302; other retriable errors ->
 // 500/50003; any other Kafka error -> 500/50002).

@@ -4,8 +4,8 @@
 // names, the Lake's SQL endpoint). The simulation is paced to the wall clock here and only here; every change
 // is applied at the current virtual time and logged so that a replay with the same seed gives the same run.
 // Left out: ACLs, produce/consume over REST, broker config writes, Cruise Control's executing endpoints.
-// Facts: /work/shared/reference/rest-api.md, clients-and-groups.md §5–§6, lake-sink.md §1, and
-// confluentinc/kafka-rest's api/v3/openapi.yaml and resources, cited where used.
+// Facts: confluentinc/kafka-rest's api/v3/openapi.yaml and resources, Kafka's tools and Errors.java, Databend's
+// HTTP API (https://docs.databend.com/developer/apis/http), cited where used.
 export {
   ApiClient,
   ApiConnectionError,

@@ -1,6 +1,8 @@
-// Routes backed by optional models: the auto-balancer under Cruise Control's names (rest-api.md: GET state,
-// load, partition_load, proposals; POST rebalance, here dry runs only) and the Lake's Databend-style SQL
-// endpoint (lake-sink.md §1: POST /v1/query, GET /health). Without the model they answer 501 with the reason.
+// Routes backed by optional models: the auto-balancer under Cruise Control's names (its REST API,
+// https://github.com/linkedin/cruise-control/wiki/REST-APIs: GET state, load, partition_load, proposals; POST
+// rebalance, here dry runs only) and the Lake's Databend-style SQL endpoint
+// (https://docs.databend.com/developer/apis/http: POST /v1/query, GET /health). Without the model they answer 501
+// with the reason.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiContext } from './context.ts';
 import { badRequest } from './errors.ts';

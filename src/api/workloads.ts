@@ -2,7 +2,7 @@
 // (printing the tools' own lines, which the CLI streams), steady producers and plain consumers (as a scenario
 // declares them). Each keeps its output as chunks tagged stdout/stderr, as the real tool would write them: the
 // perf lines to stdout, the producer's log4j WARN lines to stderr (Kafka's tools-log4j.properties logs to stderr).
-// Facts: ProducerPerformance.java / ConsumerPerformance.java through src/format (clients-and-groups.md §5).
+// Facts: ProducerPerformance.java / ConsumerPerformance.java through src/format.
 import type {
   ClientFlavour,
   Consumer,

@@ -1,7 +1,7 @@
 // `kafkasim consumer-groups`: kafka-consumer-groups.sh --describe (offsets, --state, --members [--verbose]) and
 // --list against a running `kafkasim serve`, printing exactly what the tool prints (src/format), stdout and
 // stderr as the tool splits them. Facts: apache/kafka ConsumerGroupCommand (describeGroups, printError, main's
-// "Executing consumer group command failed due to") and clients-and-groups.md §5.
+// "Executing consumer group command failed due to").
 import { ApiConnectionError, ApiRequestError, clientFor } from '../api/client.ts';
 import {
   type ConsumerGroupView,

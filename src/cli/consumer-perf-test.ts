@@ -2,7 +2,7 @@
 // perf-test consumer in the simulation and streams the tool's lines (header, --show-detailed-stats rows every
 // --reporting-interval, or the summary row) as virtual time passes. Facts: apache/kafka ConsumerPerformance
 // (ConsumerPerfOptions: --bootstrap-server, --topic, --messages, --reporting-interval, --show-detailed-stats,
-// --timeout, --from-latest, --hide-header, --date-format, --group) and clients-and-groups.md §5.
+// --timeout, --from-latest, --hide-header, --date-format, --group).
 import { readFileSync } from 'node:fs';
 import { clientFor } from '../api/client.ts';
 import { intOption, parseProperties, ToolArgsError } from '../api/tool-args.ts';

@@ -2,7 +2,7 @@
 // perf-test workload in the simulation and streams its lines as the simulated clock produces them: the
 // progress and summary lines on stdout, the producer's WARN lines (retries, metadata refreshes) on stderr, as
 // the tool writes them. Facts: apache/kafka ProducerPerformance (argParser: --topic, --num-records,
-// --record-size, --throughput, --producer-props, --producer.config, --bootstrap-server) and clients-and-groups.md §5.
+// --record-size, --throughput, --producer-props, --producer.config, --bootstrap-server).
 import { readFileSync } from 'node:fs';
 import { clientFor } from '../api/client.ts';
 import { intOption, keyValues, parseProperties, ToolArgsError } from '../api/tool-args.ts';

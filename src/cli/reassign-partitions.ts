@@ -2,7 +2,7 @@
 // and --verify read Kafka's reassignment JSON file and print exactly what the tool prints (src/format); --list
 // shows the reassignments in progress. Facts: apache/kafka ReassignPartitionsCommand (main's error printing,
 // executeAssignment, verifyAssignment, findPartitionReassignmentStates, clearAllThrottles, curReassignmentsToString,
-// verifyBrokerIds, getReplicaAssignmentForPartitions) and clients-and-groups.md §5.
+// verifyBrokerIds, getReplicaAssignmentForPartitions).
 import { readFileSync } from 'node:fs';
 import { ApiConnectionError, ApiRequestError, clientFor } from '../api/client.ts';
 import { intOption } from '../api/tool-args.ts';

@@ -2,7 +2,7 @@
 // --create, --describe, --alter --partitions, --delete and --list print exactly what kafka-topics.sh prints
 // (src/format), so the source workflows' commands work with only the command name and address changed.
 // Facts: apache/kafka TopicCommand (TopicCommandOptions.checkArgs, createTopic, describeTopic, alterTopic,
-// deleteTopic, listTopics, ensureTopicExists, IncludeList) and clients-and-groups.md §5.
+// deleteTopic, listTopics, ensureTopicExists, IncludeList).
 import { ApiConnectionError, ApiRequestError, clientFor } from '../api/client.ts';
 import { keyValues, type parseToolArgs } from '../api/tool-args.ts';
 import {

@@ -1,7 +1,7 @@
 // kafka-consumer-groups.sh --describe (offsets, --state, --members [--verbose]) exactly as Kafka 3.8/3.9
 // prints it. Facts: apache/kafka `tools/src/main/java/org/apache/kafka/tools/consumer/group/
 // ConsumerGroupCommand.java` (printOffsets, printOffsetFormat, printMembers, printStates,
-// shouldPrintMemberState, printError, collectGroupsOffsets, getLogOffsets) and clients-and-groups.md §5.
+// shouldPrintMemberState, printError, collectGroupsOffsets, getLogOffsets).
 //
 // Behaviours kept on purpose because the tool has them:
 // - "does not exist" is printed by printError, which writes to stdout; only "has no active members" and

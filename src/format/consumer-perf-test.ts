@@ -1,6 +1,6 @@
 // kafka-consumer-perf-test.sh output. Facts: apache/kafka `tools/src/main/java/org/apache/kafka/tools/
 // ConsumerPerformance.java` (printHeader, printBasicProgress, printExtendedProgress, the final printf,
-// the timeout WARNING) and clients-and-groups.md §5. With --show-detailed-stats the tool prints only the
+// the timeout WARNING). With --show-detailed-stats the tool prints only the
 // per-interval rows, without the summary row; callers choose which functions to call accordingly.
 
 import { javaDate, javaFormat } from './java-format.ts';

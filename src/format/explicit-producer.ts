@@ -1,4 +1,4 @@
-// The summary line of workflow B's explicit-partition load producer (source-scenarios.md B):
+// The summary line of workflow B's explicit-partition load producer (scenarios/bend-ingest-partition-expansion.yaml):
 // `produced=N remaining=0 failed=0 elapsed=... rate=... msg/s`. The guide gives the keys but not how elapsed
 // and rate are written; kafkasim writes elapsed as Go's time.Duration.String() of the time rounded to the
 // millisecond (`850ms`, `2.345s`, `1m5.2s`) and rate as msg/s with one decimal (`%.1f`), 0.0 when no time

@@ -1,7 +1,7 @@
 // Text exactly as Kafka's command-line tools print it: pure functions from plain view objects to the bytes
 // the tool writes (newlines included), so the CLI, the API and scenario expectations can show and compare
 // real tool output. Invalid input throws FormatInputError. Facts: apache/kafka tools sources named in each
-// file, clients-and-groups.md §5 and the lines quoted in source-scenarios.md.
+// file, and the lines quoted in the workflows' documentation (AutoMQ's self-balancing example, bend-ingest-kafka).
 export {
   type ConsumerGroupView,
   consumerGroupOffsetRows,

@@ -1,6 +1,6 @@
 // kafka-topics.sh output, byte for byte. Facts: apache/kafka `tools/src/main/java/org/apache/kafka/tools/
 // TopicCommand.java` (3.9: TopicDescription/PartitionDescription.printDescription, createTopic, listTopics,
-// printException) and clients-and-groups.md §5.
+// printException).
 
 import { FormatInputError } from './format-input-error.ts';
 
@@ -36,8 +36,9 @@ export interface TopicDescribeView {
 
 export interface TopicDescribeOptions {
   /**
-   * Print `Elr:` and `LastKnownElr:` (TopicCommand 3.9+). Off by default: the AutoMQ describe output the
-   * source workflow shows (source-scenarios.md A) has none.
+   * Print `Elr:` and `LastKnownElr:` (TopicCommand 3.9+). Off by default: the AutoMQ describe output of its
+   * self-balancing example (https://docs.automq.com/automq/getting-started/example-continuous-data-self-balancing)
+   * has none.
    */
   readonly elr?: boolean;
 }

@@ -2,10 +2,11 @@
 // Facts: apache/kafka `tools/src/main/java/org/apache/kafka/tools/ProducerPerformance.java` (Stats.record,
 // printWindow, printTotal, percentiles, readProps' default client.id) and
 // `clients/src/main/java/org/apache/kafka/clients/producer/internals/Sender.java` (completeBatch,
-// formatErrMsg); the lines themselves are quoted in source-scenarios.md A step 6.
+// formatErrMsg); the lines themselves are quoted in AutoMQ's self-balancing example
+// (https://docs.automq.com/automq/getting-started/example-continuous-data-self-balancing).
 //
-// Differences from clients-and-groups.md §5 on purpose: the final line prints records/sec with `%f` (six
-// decimals), as ProducerPerformance.printTotal does in every version checked, not `%.1f`.
+// The final line prints records/sec with `%f` (six decimals), as ProducerPerformance.printTotal does in every
+// version checked, not `%.1f` as the window lines do.
 
 import { Errors, type FailureName, kafkaError } from '../../models/protocol/index.ts';
 import { FormatInputError } from './format-input-error.ts';

@@ -2,7 +2,7 @@
 // --generate, --execute and --verify. Facts: apache/kafka `tools/src/main/java/org/apache/kafka/tools/
 // reassign/ReassignPartitionsCommand.java` (parsePartitionReassignmentData, parseExecuteAssignmentArgs,
 // formatAsReassignmentJson, currentPartitionReplicaAssignmentToString, executeAssignment,
-// partitionReassignmentStatesToString, clearAllThrottles, generateAssignment) and clients-and-groups.md §5.
+// partitionReassignmentStatesToString, clearAllThrottles, generateAssignment).
 
 import { FormatInputError } from './format-input-error.ts';
 import { javaHashOrder, javaIntegerHash, javaStringHash } from './java-hash-order.ts';

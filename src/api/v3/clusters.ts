@@ -1,6 +1,6 @@
 // GET /v3/clusters, /v3/clusters/{cluster_id}, its brokers, a broker's configs and the replicas it hosts.
 // Shapes: confluentinc/kafka-rest ClustersResource, BrokersResource, BrokerConfigsResource and
-// SearchReplicasByBrokerAction (rest-api.md).
+// SearchReplicasByBrokerAction (and its api/v3/openapi.yaml).
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { BrokerRegistration, MetadataImage } from '../../../models/metadata/index.ts';
 import { TOPIC_CONFIGS } from '../../../models/metadata/index.ts';

@@ -2,7 +2,7 @@
 // partition's). The write is kafkasim's documented extension on the spec's own path: POST
 // /v3/clusters/{c}/topics/-/partitions/-/reassignment with Kafka's reassignment JSON (the file
 // kafka-reassign-partitions --execute reads) starts the moves, as Admin.alterPartitionReassignments does.
-// Facts: rest-api.md; confluentinc/kafka-rest ListAllReassignmentsAction, SearchReassignmentsByTopicAction,
+// Facts: confluentinc/kafka-rest api/v3/openapi.yaml, ListAllReassignmentsAction, SearchReassignmentsByTopicAction,
 // GetReassignmentAction; apache/kafka ReassignPartitionsCommand (verifyBrokerIds, the error text).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { MetadataImage, PartitionRegistration } from '../../../models/metadata/index.ts';

@@ -1,6 +1,6 @@
 // The Confluent REST v3 envelope: every resource has `kind`, `metadata.self` (its URL) and
 // `metadata.resource_name` (a CRN), links are `{related: URL}`, lists are `{kind: ...List, metadata: {self,
-// next: null}, data: [...]}`. Facts: rest-api.md and confluentinc/kafka-rest `api/v3/openapi.yaml` (examples)
+// next: null}, data: [...]}`. Facts: confluentinc/kafka-rest `api/v3/openapi.yaml` (examples)
 // and `resources/v3/*Resource.java` (which URL each link points at).
 
 export interface Relationship {

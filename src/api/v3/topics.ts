@@ -2,8 +2,8 @@
 // PATCH partitions_count, delete. Changes go to the simulated controller through the admin client, taking
 // virtual time like the real calls. Requests the controller would refuse are refused here first, with the
 // controller's own message, so that a refused request leaves the simulation untouched.
-// Facts: confluentinc/kafka-rest TopicsResource (201 + Location on create, 204 on delete), rest-api.md, and
-// the controller's checks (models/controller topic-control, clients-and-groups.md §6).
+// Facts: confluentinc/kafka-rest TopicsResource (201 + Location on create, 204 on delete), its api/v3/openapi.yaml,
+// and the controller's checks (models/controller/topic-control.ts, Kafka's ReplicationControlManager).
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   collidingTopic,
