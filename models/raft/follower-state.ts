@@ -17,8 +17,6 @@ import type { RoleIo } from './role-io.ts';
 
 export class FollowerState<T> {
   readonly #io: RoleIo<T>;
-  /** When the fetch timer expires (virtual ms). */
-  fetchDeadline: number;
   /** It has fetched successfully from its leader since it started following. */
   hasFetchedFromLeader = false;
   #fetchInFlight = false;
@@ -26,6 +24,15 @@ export class FollowerState<T> {
   constructor(io: RoleIo<T>) {
     this.#io = io;
     this.fetchDeadline = io.host.sim.now + io.config['controller.quorum.fetch.timeout.ms'];
+  }
+
+  /** When the fetch timer expires (virtual ms); the client keeps it (RoleIo.fetchDeadline). */
+  get fetchDeadline(): number {
+    return this.#io.fetchDeadline;
+  }
+
+  set fetchDeadline(deadline: number) {
+    this.#io.fetchDeadline = deadline;
   }
 
   /** Starts following: the first Fetch to the leader. */

@@ -76,6 +76,7 @@ export class RaftClient<T = unknown> {
   #ctx: QuorumContext | undefined;
   #generation = 0;
   #highWatermark: number | undefined;
+  #fetchDeadline = 0;
   readonly #io: RoleIo<T>;
   /** The current role's state (Kafka's EpochState), created when the role is entered. */
   #state:
@@ -300,7 +301,7 @@ export class RaftClient<T = unknown> {
       nextInt: (bound) => stream.int(0, bound - 1),
       persist: (state) => this.store.write(state),
       enter: (role, context) => this.#guarded(() => this.#enter(role, context)),
-      fetchTimeoutRemainingMs: () => (this.#follower?.fetchDeadline ?? 0) - this.#host.sim.now,
+      fetchTimeoutRemainingMs: () => this.#fetchDeadline - this.#host.sim.now,
       checkQuorumRemainingMs: () => (this.#leader?.checkQuorumDeadline ?? 0) - this.#host.sim.now,
       successors: () => this.#successors(),
       isShuttingDown: () => this.isShuttingDown,
@@ -339,6 +340,12 @@ export class RaftClient<T = unknown> {
       },
       get highWatermark() {
         return client.#highWatermark;
+      },
+      get fetchDeadline() {
+        return client.#fetchDeadline;
+      },
+      set fetchDeadline(deadline: number) {
+        client.#fetchDeadline = deadline;
       },
       get machineRunning() {
         return client.#actor !== undefined;

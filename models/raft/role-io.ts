@@ -36,6 +36,12 @@ export interface RoleIo<T> {
   /** The current leader's state (undefined unless this node leads). */
   readonly leader: LeaderState<T> | undefined;
   readonly highWatermark: number | undefined;
+  /**
+   * The follower's fetch deadline (virtual ms). The client keeps it, not the FollowerState: the role machine
+   * computes its fetch timer when it enters the follower role, before the new FollowerState exists, and then reads
+   * the deadline the previous follower role (or the node before a restart) left.
+   */
+  fetchDeadline: number;
   addressOf(replicaId: number): NodeId;
   /**
    * The role machine is running: false while it enters its first state (a node that restarts as Candidate
