@@ -73,6 +73,8 @@ describe('the npm package', () => {
     const files = packed.files.map((f) => f.path);
     for (const f of [
       'package.json',
+      'LICENSE',
+      'NOTICE',
       'dist/src/index.js',
       'dist/src/index.d.ts',
       'dist/src/index.js.map',
