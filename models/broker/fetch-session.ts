@@ -19,6 +19,10 @@ import {
   type FetchPartitionResponse,
   type FetchRequest,
   type FetchResponse,
+  FINAL_EPOCH,
+  INITIAL_EPOCH,
+  INVALID_SESSION_ID,
+  nextEpoch,
 } from '../protocol/index.ts';
 import type { Timer } from '../sim/index.ts';
 import type { BrokerCore } from './broker-core.ts';
@@ -26,15 +30,8 @@ import { foldIdle, type PartitionReplica } from './partition-replica.ts';
 import { batchBytes, type LogReader } from './read-from-log.ts';
 import type { ReplicaManager } from './replica-manager.ts';
 
-/** Kafka's FetchMetadata constants. */
-export const INVALID_SESSION_ID = 0;
-export const INITIAL_EPOCH = 0;
-export const FINAL_EPOCH = -1;
-
-/** The epoch after `epoch` (Kafka's FetchMetadata.nextEpoch: wraps to 1, never 0). */
-export function nextEpoch(epoch: number): number {
-  return epoch < 0 ? INITIAL_EPOCH : epoch === 2 ** 31 - 1 ? 1 : epoch + 1;
-}
+// Kafka's FetchMetadata constants, shared with the clients' side (models/protocol).
+export { FINAL_EPOCH, INITIAL_EPOCH, INVALID_SESSION_ID, nextEpoch } from '../protocol/index.ts';
 
 type FetchReply = (response: FetchResponse, sendDelayMs?: number) => void;
 
@@ -333,6 +330,9 @@ export class FetchSessionCache {
 
   private read(session: FetchSession, parked: ParkedSessionFetch, final: boolean): FetchResponse | undefined {
     const req = parked.req;
+    // A consumer's fetch is checked without reading until it can complete (as a sessionless one is: a read counts
+    // as bytes out); a follower's is read at every try, since reading is what records its fetch position.
+    if (!final && session.replicaId < 0 && !this.consumerReady(session, parked)) return undefined;
     const list = parked.full ? [...session.partitions.values()] : session.pendingList.slice();
     if (!parked.full && list.length > 1) list.sort((a, b) => a.order - b.order);
     session.busy = true;
@@ -396,6 +396,24 @@ export class FetchSessionCache {
       if (cp.pending) keep.push(cp);
     session.pendingList = keep;
     return { partitions: out, sessionId: session.id, errorCode: 0 };
+  }
+
+  /** Whether a consumer's session fetch would answer now: fetch.min.bytes readable, or an error to answer. */
+  private consumerReady(session: FetchSession, parked: ParkedSessionFetch): boolean {
+    const minBytes = parked.req.minBytes;
+    let bytes = 0;
+    for (const cp of parked.full ? session.partitions.values() : session.pendingList) {
+      if (!cp.pending && !parked.full) continue;
+      bytes += this.reader.consumerReadable(
+        cp.topic,
+        cp.partition,
+        cp.fetchOffset,
+        cp.currentLeaderEpoch,
+        cp.maxBytes,
+      );
+      if (bytes >= minBytes) return true;
+    }
+    return bytes >= minBytes;
   }
 
   /**

@@ -69,21 +69,40 @@ export class LogReader {
   private consumerFetchReady(req: FetchRequest): boolean {
     let bytes = 0;
     const parts = req.partitions;
-    const image = this.core.image;
     for (let i = 0; i < parts.length; i++) {
       const p = parts[i]!;
-      const t = image.topics[p.topic];
-      if (!t) return true;
-      const r = this.replicaManager.replicas.get(this.replicaManager.replicaKey(t.topicId, p.partition));
-      if (!r || r.role !== 'leader') return true;
-      const epoch = p.currentLeaderEpoch;
-      if (epoch !== undefined && epoch >= 0 && epoch !== r.leaderEpoch) return true;
-      const log = r.log;
-      if (p.fetchOffset > log.logEndOffset || p.fetchOffset < log.logStartOffset) return true;
-      bytes += log.readableBytes(p.fetchOffset, log.highWatermark, p.partitionMaxBytes);
+      bytes += this.consumerReadable(
+        p.topic,
+        p.partition,
+        p.fetchOffset,
+        p.currentLeaderEpoch,
+        p.partitionMaxBytes,
+      );
       if (bytes >= req.minBytes) return true;
     }
     return bytes >= req.minBytes;
+  }
+
+  /**
+   * What a consumer's read of one partition would return now, in bytes, without reading (DelayedFetch.tryComplete's
+   * checks); Infinity when it would answer an error (which completes the fetch).
+   */
+  consumerReadable(
+    topic: string,
+    partition: number,
+    fetchOffset: number,
+    currentLeaderEpoch: number | undefined,
+    maxBytes: number,
+  ): number {
+    const t = this.core.image.topics[topic];
+    if (!t) return Number.POSITIVE_INFINITY;
+    const r = this.replicaManager.replicas.get(this.replicaManager.replicaKey(t.topicId, partition));
+    if (!r || r.role !== 'leader') return Number.POSITIVE_INFINITY;
+    if (currentLeaderEpoch !== undefined && currentLeaderEpoch >= 0 && currentLeaderEpoch !== r.leaderEpoch)
+      return Number.POSITIVE_INFINITY;
+    const log = r.log;
+    if (fetchOffset > log.logEndOffset || fetchOffset < log.logStartOffset) return Number.POSITIVE_INFINITY;
+    return log.readableBytes(fetchOffset, log.highWatermark, maxBytes);
   }
 
   /** One partition of a fetch by `replicaId` (a follower's broker id, or -1 for a consumer). */

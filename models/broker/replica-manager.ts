@@ -310,6 +310,8 @@ export class ReplicaManager implements ReplicaHost {
     this.list = undefined;
     r.role = 'offline';
     this.hooks.onRoleChange(r);
+    // Fetch sessions holding it read it at their next fetch (and answer NOT_LEADER_OR_FOLLOWER).
+    this.hooks.onPartitionChanged(key);
     r.failWaiters(Errors.NOT_LEADER_OR_FOLLOWER.code);
     if (deleteLog && core.storageMode === 'kafka') this.hooks.localLogs().delete(key);
     if (closeAndElect && core.storageMode === 'shared') {

@@ -7,6 +7,7 @@ import {
   brokerNodeId,
   Errors,
   errorByCode,
+  type FetchPartitionResponse,
   type FetchRequest,
   type FetchResponse,
   type ListOffsetsResponse,
@@ -19,6 +20,7 @@ import {
   type ConsumerConfigInput,
   consumerConfig,
 } from './config.ts';
+import { FetchSessionHandler } from './fetch-session-handler.ts';
 import { MetadataCache } from './metadata-cache.ts';
 import { MetadataRefresh } from './metadata-refresh.ts';
 
@@ -80,6 +82,8 @@ export class Consumer extends SimNode {
   readonly resets: OffsetReset[] = [];
   protected assignment = new Map<string, PartitionState>();
   private fetching = new Set<number>();
+  /** A Java consumer's fetch session with each broker it fetches from (KIP-227). */
+  private sessions = new Map<number, FetchSessionHandler>();
   private readonly metadataRefresh: MetadataRefresh;
   protected readonly listeners: ((c: ConsumedBatches) => void)[] = [];
   private fetchLoopScheduled = false;
@@ -114,6 +118,7 @@ export class Consumer extends SimNode {
 
   protected override onStart(): void {
     this.fetching = new Set();
+    this.sessions = new Map();
     this.metadataRefresh.reset();
     this.fetchLoopScheduled = false;
     this.retryKick = undefined;
@@ -333,31 +338,35 @@ export class Consumer extends SimNode {
     this.errorCounts[name] = (this.errorCounts[name] ?? 0) + 1;
   }
 
-  private fetchFrom(leader: number, parts: PartitionState[]): void {
-    this.fetching.add(leader);
-    const req: FetchRequest = {
+  /** A consumer's Fetch of `partitions` with this consumer's fetch.* settings. */
+  private fetchRequest(partitions: FetchRequest['partitions']): FetchRequest {
+    return {
       type: 'Fetch',
       replicaId: -1,
       maxWaitMs: this.config['fetch.max.wait.ms'],
       minBytes: this.config['fetch.min.bytes'],
       maxBytes: this.config['fetch.max.bytes'],
-      partitions: parts.map((st) => ({
+      partitions,
+    };
+  }
+
+  private fetchFrom(leader: number, parts: PartitionState[]): void {
+    if (this.flavour === 'java') return this.sessionFetchFrom(leader, parts);
+    this.fetching.add(leader);
+    const req = this.fetchRequest(
+      parts.map((st) => ({
         topic: st.topic,
         partition: st.partition,
         fetchOffset: st.position!,
         partitionMaxBytes: this.config['max.partition.fetch.bytes'],
       })),
-    };
+    );
     this.request<FetchResponse>(
       brokerNodeId(leader),
       req,
       (o) => {
         this.fetching.delete(leader);
-        if (!o.ok) {
-          this.requestMetadataUpdate();
-          this.kickAfterBackoff('consumer.fetch-retry');
-          return;
-        }
+        if (!o.ok) return this.fetchFailed();
         let retry = false;
         const answered = o.response.partitions;
         const asked = req.partitions;
@@ -373,27 +382,85 @@ export class Consumer extends SimNode {
             st.position !== asked[i]!.fetchOffset
           )
             continue;
-          if (pr.errorCode !== 0) {
-            this.countError(pr.errorCode);
-            if (pr.errorCode === Errors.OFFSET_OUT_OF_RANGE.code) st.position = undefined;
-            else if (pr.currentLeader) this.metadata.hint(pr.topic, pr.partition, pr.currentLeader);
-            else this.metadata.invalidate(pr.topic, pr.partition);
-            retry = true;
-            continue;
-          }
-          st.highWatermark = pr.highWatermark;
-          this.hand(st, pr.batches, pr.highWatermark);
+          if (this.takeAnswer(st, pr)) retry = true;
         }
-        if (retry) {
-          this.requestMetadataUpdate();
-          this.kickAfterBackoff('consumer.fetch-retry');
-        } else if (!this.fetchLoopScheduled) {
-          // Fetch again from this response's event rather than a new one: the fetch loop is the hot path.
-          this.pump();
-        }
+        this.fetched(retry);
       },
       this.config['request.timeout.ms'] + this.config['fetch.max.wait.ms'],
     );
+  }
+
+  /**
+   * A Java consumer's fetch in its incremental fetch session with `leader` (KIP-227): only partitions whose
+   * position changed are named, and the broker answers only those with news, in its session's order.
+   */
+  private sessionFetchFrom(leader: number, parts: PartitionState[]): void {
+    this.fetching.add(leader);
+    let session = this.sessions.get(leader);
+    if (!session) this.sessions.set(leader, (session = new FetchSessionHandler()));
+    const built = session.build(parts, this.config['max.partition.fetch.bytes']);
+    const req = this.fetchRequest(built.partitions);
+    req.sessionId = built.sessionId;
+    req.sessionEpoch = built.sessionEpoch;
+    if (built.forgotten) req.forgotten = built.forgotten;
+    this.request<FetchResponse>(
+      brokerNodeId(leader),
+      req,
+      (o) => {
+        // A restart (onStart) replaced the sessions: this answer belongs to the old one.
+        if (this.sessions.get(leader) !== session) return;
+        this.fetching.delete(leader);
+        if (!o.ok) {
+          session.handleError();
+          return this.fetchFailed();
+        }
+        if (!session.handleResponse(o.response, built.full)) {
+          this.emit('consumer.fetch-session-reset', { broker: leader, errorCode: o.response.errorCode });
+          return this.fetched(false);
+        }
+        let retry = false;
+        for (const pr of o.response.partitions) {
+          // Skip partitions unassigned, reassigned or seeked since the session last got their position.
+          const key = `${pr.topic}-${pr.partition}`;
+          const st = session.partition(key);
+          if (!st || this.assignment.get(key) !== st || st.position !== session.fetchOffset(key)) continue;
+          if (this.takeAnswer(st, pr)) retry = true;
+        }
+        this.fetched(retry);
+      },
+      this.config['request.timeout.ms'] + this.config['fetch.max.wait.ms'],
+    );
+  }
+
+  /** A fetch was lost: refresh metadata and pump again after the back-off. */
+  private fetchFailed(): void {
+    this.requestMetadataUpdate();
+    this.kickAfterBackoff('consumer.fetch-retry');
+  }
+
+  /** One partition's answer: records handed on, or an error counted; true if the error wants a retry. */
+  private takeAnswer(st: PartitionState, pr: FetchPartitionResponse): boolean {
+    if (pr.errorCode !== 0) {
+      this.countError(pr.errorCode);
+      if (pr.errorCode === Errors.OFFSET_OUT_OF_RANGE.code) st.position = undefined;
+      else if (pr.currentLeader) this.metadata.hint(pr.topic, pr.partition, pr.currentLeader);
+      else this.metadata.invalidate(pr.topic, pr.partition);
+      return true;
+    }
+    st.highWatermark = pr.highWatermark;
+    this.hand(st, pr.batches, pr.highWatermark);
+    return false;
+  }
+
+  /** A fetch's answer was taken: after an error pump after the back-off, else at once. */
+  private fetched(retry: boolean): void {
+    if (retry) {
+      this.requestMetadataUpdate();
+      this.kickAfterBackoff('consumer.fetch-retry');
+    } else if (!this.fetchLoopScheduled) {
+      // Fetch again from this response's event rather than a new one: the fetch loop is the hot path.
+      this.pump();
+    }
   }
 
   private hand(st: PartitionState, batches: readonly RecordBatch[], highWatermark: number): void {

@@ -30,6 +30,16 @@ export interface ProduceResponse {
   partitions: ProducePartitionResponse[];
 }
 
+/** Kafka's FetchMetadata constants (KIP-227): no session, a full fetch that opens one, a full fetch that closes it. */
+export const INVALID_SESSION_ID = 0;
+export const INITIAL_EPOCH = 0;
+export const FINAL_EPOCH = -1;
+
+/** The epoch after `epoch` (Kafka's FetchMetadata.nextEpoch: wraps to 1, never 0). */
+export function nextEpoch(epoch: number): number {
+  return epoch < 0 ? INITIAL_EPOCH : epoch === 2 ** 31 - 1 ? 1 : epoch + 1;
+}
+
 export interface FetchPartition {
   topic: string;
   partition: number;
