@@ -11,6 +11,7 @@ import {
   KafkaError,
   Errors as ProtocolErrors,
 } from '../protocol/index.ts';
+import type { Timer } from '../sim/index.ts';
 import type { ControllerConfig, StorageMode } from './config.ts';
 import type { ClusterStats } from './leader-selector.ts';
 import type { PlacementRandom } from './replica-placer.ts';
@@ -49,6 +50,35 @@ export interface ControlResult<R> {
   readonly awaitingElection?: readonly PendingElection[];
   /** Partitions whose pending election this result settled (elected, moved again, or deleted). */
   readonly settledElections?: readonly string[];
+}
+
+/** Where a committed result's records went in the metadata log. */
+export interface Appended {
+  readonly baseOffset: number;
+  /** The offset whose commit makes this write durable. */
+  readonly lastOffset: number;
+}
+
+/**
+ * What the parts of the active controller (cluster-control.ts, stream-handover.ts) use of the controller node that
+ * holds them, instead of a pointer to it.
+ */
+export interface ControllerHost {
+  readonly config: ControllerConfig;
+  /** Virtual time now. */
+  readonly now: number;
+  /** Committed plus appended-but-uncommitted records: what requests are validated against. */
+  readonly latestImage: MetadataImage;
+  context(): ControlContext;
+  /** Appends a result's records and replies once they are durable; undefined when the log refused them. */
+  commit<R>(
+    result: ControlResult<R>,
+    reply: ((response: unknown) => void) | undefined,
+    respond?: (appended: Appended) => unknown,
+  ): Appended | undefined;
+  emit(kind: string, fields: Record<string, unknown>): void;
+  /** A timer of this node's current incarnation. */
+  schedule(delayMs: number, fn: () => void, label: string): Timer;
 }
 
 export const NO_ERROR: ErrorResult = Object.freeze({ errorCode: 0 });

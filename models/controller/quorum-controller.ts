@@ -7,8 +7,10 @@
  * commits (QuorumController's ControllerWriteEvent completes its future once the records are committed); a request
  * that writes nothing is answered once everything appended before it is durable.
  *
- * Soft state that only the active controller has, and loses when it crashes: broker heartbeats, MetadataFetch
- * requests parked until something commits, and shared-mode moves waiting for ElectLeaders.
+ * Soft state that only the active controller has, and loses when it crashes: broker registrations' sessions and
+ * heartbeats (cluster-control.ts, Kafka's ClusterControlManager), MetadataFetch requests parked until something
+ * commits, and shared-mode moves waiting for ElectLeaders (stream-handover.ts). The decisions that turn a request
+ * into records are the control managers' (topic-control.ts, reassignment-control.ts, leadership.ts, ...).
  */
 
 import {
@@ -23,46 +25,30 @@ import {
   replay,
 } from '../metadata/index.ts';
 import type {
-  BrokerHeartbeatRequest,
-  BrokerHeartbeatResponse,
-  BrokerRegistrationRequest,
-  BrokerRegistrationResponse,
-  CloseStreamsRequest,
   ControllerRequest,
   MetadataFetchRequest,
   MetadataFetchResponse,
   NotControllerResponse,
-  OpenStreamsRequest,
 } from '../protocol/index.ts';
 import { type QuorumConfig, RaftClient, RaftMetadataLog } from '../raft/index.ts';
 import { type NodeId, SimNode, type Simulation, type Timer } from '../sim/index.ts';
-import { alterPartition, checkBrokerEpoch } from './alter-partition.ts';
-import {
-  BrokerHeartbeatManager,
-  currentBrokerState,
-  isFencedState,
-  nextBrokerState,
-} from './broker-heartbeats.ts';
+import { alterPartition } from './alter-partition.ts';
+import { ClusterControl, type ClusterControlHost } from './cluster-control.ts';
 import { type ControllerConfig, resolveControllerConfig, type StorageMode } from './config.ts';
 import { incrementalAlterConfigs } from './config-control.ts';
 import {
+  type Appended,
   type ControlContext,
   type ControlResult,
   errorResult,
   NO_ERROR,
   type PendingElection,
-  partitionKey,
 } from './control-context.ts';
 import { checkPartitionStates } from './invariants.ts';
 import type { ClusterStats } from './leader-selector.ts';
-import {
-  beginControlledShutdown,
-  electLeaders,
-  electPending,
-  fenceBroker,
-  unfenceBroker,
-} from './leadership.ts';
+import { electLeaders } from './leadership.ts';
 import { alterPartitionReassignments, listPartitionReassignments } from './reassignment-control.ts';
+import { StreamHandover } from './stream-handover.ts';
 import { createPartitions, createTopics, deleteTopics } from './topic-control.ts';
 
 export interface QuorumControllerOptions {
@@ -97,11 +83,6 @@ interface Parked {
   readonly timer: Timer;
 }
 
-interface Waiting {
-  readonly wait: PendingElection;
-  readonly timer: Timer;
-}
-
 /**
  * Serves a request type that is not built in, for a component living on the controller node (AutoMQ's
  * auto-balancer receives its metrics this way). Called only while the controller serves requests.
@@ -118,12 +99,6 @@ export type ControllerLifecycleEvent = 'start' | 'active' | 'inactive';
 /** What `write` hears when its batch committed (anything else is the NOT_CONTROLLER answer). */
 const DURABLE = Symbol('durable');
 
-interface Appended {
-  readonly baseOffset: number;
-  /** The offset whose commit makes this write durable. */
-  readonly lastOffset: number;
-}
-
 export class QuorumController extends SimNode {
   readonly config: ControllerConfig;
   readonly storageMode: StorageMode;
@@ -137,11 +112,8 @@ export class QuorumController extends SimNode {
   #queued: (() => void)[] = [];
   #durableWaiters: { offset: number; fn: () => void; lost?: (response: unknown) => void }[] = [];
   #parked = new Set<Parked>();
-  #pendingElections = new Map<string, Waiting>();
-  /** Shared storage: OpenStreams answers waiting for the previous owner to close the partition, by key. */
-  #parkedOpens = new Map<string, ((response: unknown) => void)[]>();
-  #heartbeats: BrokerHeartbeatManager;
-  #fenceTimer: Timer | undefined;
+  readonly #handover: StreamHandover;
+  readonly #clusterControl: ClusterControl;
   #unsubscribe: (() => void) | undefined;
   #requestHandlers = new Map<string, ControllerRequestHandler>();
   #lifecycleListeners: ((event: ControllerLifecycleEvent) => void)[] = [];
@@ -173,7 +145,9 @@ export class QuorumController extends SimNode {
             scheduler: sim,
             commitDelayMs: this.config['kafkasim.metadata.commit.ms'],
           }));
-    this.#heartbeats = new BrokerHeartbeatManager(this.config['broker.session.timeout.ms']);
+    const host = this.#controllerHost();
+    this.#handover = new StreamHandover(host);
+    this.#clusterControl = new ClusterControl(host);
     if (options.checkInvariants) {
       sim.addInvariant(`controller.partition-state(${id})`, () =>
         this.up ? checkPartitionStates(this.#latest, this.storageMode) : undefined,
@@ -203,7 +177,7 @@ export class QuorumController extends SimNode {
 
   /** Shared-mode moves waiting for the old leader's ElectLeaders. */
   get pendingElections(): PendingElection[] {
-    return [...this.#pendingElections.values()].map((w) => w.wait);
+    return this.#handover.pending;
   }
 
   // ---- extensions: components living on the controller node (AutoMQ's auto-balancer) -------------------
@@ -271,7 +245,7 @@ export class QuorumController extends SimNode {
   // ---- lifecycle --------------------------------------------------------------------------------------------
 
   protected override onStart(): void {
-    this.#heartbeats = new BrokerHeartbeatManager(this.config['broker.session.timeout.ms']);
+    this.#clusterControl.reset();
     this.#committed = replay(emptyImage(), this.metadataLog.readCommitted(0));
     this.#latest = this.#committed;
     this.#ready = false;
@@ -346,14 +320,8 @@ export class QuorumController extends SimNode {
     this.#durableWaiters = [];
     for (const p of this.#parked) p.timer.cancel();
     this.#parked.clear();
-    for (const w of this.#pendingElections.values()) w.timer.cancel();
-    this.#pendingElections.clear();
-    // The new owners ask the next active controller.
-    const parked = [...this.#parkedOpens.values()].flat();
-    this.#parkedOpens.clear();
-    for (const reply of parked) reply(this.notController());
-    this.#fenceTimer?.cancel();
-    this.#fenceTimer = undefined;
+    this.#handover.drop(() => this.notController());
+    this.#clusterControl.deactivate();
     this.#clusterStats = undefined;
     if (wasActive) this.notifyLifecycle('inactive');
   }
@@ -361,11 +329,10 @@ export class QuorumController extends SimNode {
   private becomeReady(): void {
     this.#latest = this.#committed;
     this.#ready = true;
-    // Kafka's ClusterControlManager.activate: every registered broker gets a fresh session.
-    for (const id of Object.keys(this.#latest.brokers)) this.#heartbeats.touch(Number(id), this.sim.now, -1);
+    this.#clusterControl.activate();
     if (this.storageMode === 'shared') this.adoptLeaderlessPartitions();
     this.emit('controller.ready', { committedOffset: this.metadataLog.committedOffset });
-    this.scheduleFenceCheck();
+    this.#clusterControl.scheduleFenceCheck();
     this.notifyLifecycle('active');
     const queued = this.#queued;
     this.#queued = [];
@@ -380,7 +347,7 @@ export class QuorumController extends SimNode {
     for (const topic of Object.values(this.#latest.topics)) {
       for (const p of topic.partitions) {
         if (p.leader === NO_LEADER && p.isr.some((r) => isActiveBroker(this.#latest, r))) {
-          this.awaitElection({
+          this.#handover.awaitElection({
             topic: topic.name,
             topicId: topic.topicId,
             partition: p.partition,
@@ -451,10 +418,32 @@ export class QuorumController extends SimNode {
       reply?.({ ...errorResult('NOT_CONTROLLER', appended.error) });
       return undefined;
     }
-    for (const key of result.settledElections ?? []) this.settleElection(key);
-    for (const wait of result.awaitingElection ?? []) this.awaitElection(wait);
+    for (const key of result.settledElections ?? []) this.#handover.settle(key);
+    for (const wait of result.awaitingElection ?? []) this.#handover.awaitElection(wait);
     if (reply) this.whenDurable(appended.lastOffset, () => reply(respond(appended)), reply);
     return appended;
+  }
+
+  /** What the controller's parts (cluster control, the stream hand-over) use of this node. */
+  #controllerHost(): ClusterControlHost {
+    const controller = this;
+    return {
+      config: this.config,
+      get now() {
+        return controller.sim.now;
+      },
+      get latestImage() {
+        return controller.#latest;
+      },
+      get pendingElections() {
+        return controller.pendingElections;
+      },
+      pendingElectionKeys: () => this.#handover.pendingKeys(),
+      context: () => this.context(),
+      commit: (result, reply, respond) => this.commit(result, reply, respond),
+      emit: (kind, fields) => this.emit(kind, fields),
+      schedule: (delayMs, fn, label) => this.schedule(delayMs, fn, label),
+    };
   }
 
   private context(): ControlContext {
@@ -467,63 +456,6 @@ export class QuorumController extends SimNode {
       newTopicId: () => newTopicId(() => this.random('topic-id').uint32()),
       emit: (kind, fields) => this.emit(kind, fields),
     };
-  }
-
-  // ---- shared-mode elections --------------------------------------------------------------------------------
-
-  private awaitElection(wait: PendingElection): void {
-    const key = partitionKey(wait.topicId, wait.partition);
-    this.settleElection(key);
-    const timer = this.schedule(
-      this.config['kafkasim.shared.reelect.timeout.ms'],
-      () => {
-        if (this.#pendingElections.get(key)?.wait !== wait) return;
-        this.commit(electPending(this.context(), [wait], 'reelect-timeout'), undefined);
-        this.#pendingElections.delete(key);
-      },
-      'controller.reelect-timeout',
-    );
-    this.#pendingElections.set(key, { wait, timer });
-  }
-
-  private settleElection(key: string): void {
-    const w = this.#pendingElections.get(key);
-    if (w) {
-      w.timer.cancel();
-      this.#pendingElections.delete(key);
-    }
-    // The previous owner is done (closed, fenced, or given up on): the new owner may open the streams.
-    const opens = this.#parkedOpens.get(key);
-    if (!opens) return;
-    this.#parkedOpens.delete(key);
-    for (const reply of opens) reply({ ...NO_ERROR });
-  }
-
-  /**
-   * AutoMQ's stream hand-over for a moved shared-storage partition: CloseStreams from the previous owner once it
-   * has closed it; OpenStreams from the new owner, answered when the previous owner is done (at once when no
-   * close is pending). The election then comes from the new owner, after it has opened the partition.
-   */
-  private onStreams(req: CloseStreamsRequest | OpenStreamsRequest, reply: (response: unknown) => void): void {
-    const topic = this.#latest.topics[req.topic];
-    if (!topic) {
-      reply(errorResult('UNKNOWN_TOPIC_OR_PARTITION', `No such topic as ${req.topic}`));
-      return;
-    }
-    const key = partitionKey(topic.topicId, req.partition);
-    if (req.type === 'CloseStreams') {
-      this.emit('controller.streams-closed', { topic: req.topic, partition: req.partition });
-      this.settleElection(key);
-      reply({ ...NO_ERROR });
-      return;
-    }
-    if (!this.#pendingElections.has(key)) {
-      reply({ ...NO_ERROR });
-      return;
-    }
-    const waiting = this.#parkedOpens.get(key);
-    if (waiting) waiting.push(reply);
-    else this.#parkedOpens.set(key, [reply]);
   }
 
   // ---- requests ---------------------------------------------------------------------------------------------
@@ -545,10 +477,10 @@ export class QuorumController extends SimNode {
   private handle(req: ControllerRequest, reply: (response: unknown) => void, from: NodeId = this.id): void {
     switch (req.type) {
       case 'BrokerRegistration':
-        this.onBrokerRegistration(req, reply);
+        this.#clusterControl.register(req, reply);
         return;
       case 'BrokerHeartbeat':
-        this.onBrokerHeartbeat(req, reply);
+        this.#clusterControl.heartbeat(req, reply);
         return;
       case 'MetadataFetch':
         this.onMetadataFetch(req, reply);
@@ -561,7 +493,7 @@ export class QuorumController extends SimNode {
         return;
       case 'CloseStreams':
       case 'OpenStreams':
-        this.onStreams(req, reply);
+        this.#handover.onStreams(req, reply);
         return;
       case 'CreateTopics':
         this.commit(createTopics(this.context(), req), reply);
@@ -573,8 +505,7 @@ export class QuorumController extends SimNode {
         this.commit(createPartitions(this.context(), req), reply);
         return;
       case 'AlterPartitionReassignments': {
-        const pending = new Map([...this.#pendingElections].map(([k, w]) => [k, w.wait]));
-        this.commit(alterPartitionReassignments(this.context(), req, pending), reply);
+        this.commit(alterPartitionReassignments(this.context(), req, this.#handover.pendingByKey()), reply);
         return;
       }
       case 'ListPartitionReassignments':
@@ -593,116 +524,6 @@ export class QuorumController extends SimNode {
         );
       }
     }
-  }
-
-  private onBrokerRegistration(req: BrokerRegistrationRequest, reply: (response: unknown) => void): void {
-    const image = this.#latest;
-    const existing = Object.hasOwn(image.brokers, req.brokerId) ? image.brokers[req.brokerId] : undefined;
-    const where = { brokerId: req.brokerId, incarnationId: req.incarnationId };
-    if (
-      existing &&
-      existing.incarnationId !== req.incarnationId &&
-      this.#heartbeats.hasValidSession(image, req.brokerId, this.sim.now)
-    ) {
-      const error = errorResult(
-        'DUPLICATE_BROKER_REGISTRATION',
-        'Another broker is registered with that broker id.',
-      );
-      this.emit('controller.register', { ...where, ...error });
-      const response: BrokerRegistrationResponse = { ...error, brokerEpoch: -1 };
-      reply(response);
-      return;
-    }
-    const records: MetadataRecord[] = [];
-    let settled: readonly string[] = [];
-    if (existing && !existing.fenced) {
-      // Kafka relies on unclean-shutdown handling (ELR) here; kafkasim fences the old registration first so
-      // that no partition keeps a leader or ISR member whose registration is about to be replaced.
-      const fenced = fenceBroker(this.context(), req.brokerId, 're-registration', this.pendingElections);
-      records.push(...fenced.records);
-      settled = fenced.settledElections ?? [];
-    }
-    if (existing && existing.incarnationId !== req.incarnationId) this.#heartbeats.remove(req.brokerId);
-    records.push({
-      type: 'RegisterBrokerRecord',
-      brokerId: req.brokerId,
-      incarnationId: req.incarnationId,
-      rack: req.rack,
-      host: req.host,
-      port: req.port,
-      fenced: true,
-    });
-    const appended = this.commit({ records, response: undefined, settledElections: settled }, reply, (a) => {
-      const response: BrokerRegistrationResponse = {
-        ...NO_ERROR,
-        brokerEpoch: a.baseOffset + records.length - 1,
-      };
-      return response;
-    });
-    if (!appended) return;
-    const brokerEpoch = appended.baseOffset + records.length - 1;
-    this.#heartbeats.touch(req.brokerId, this.sim.now, -1);
-    this.emit('controller.register', { ...where, rack: req.rack, brokerEpoch, reregistration: !!existing });
-    this.scheduleFenceCheck();
-  }
-
-  private onBrokerHeartbeat(req: BrokerHeartbeatRequest, reply: (response: unknown) => void): void {
-    const image = this.#latest;
-    const epochError = checkBrokerEpoch(image, req.brokerId, req.brokerEpoch);
-    if (epochError) {
-      const response: BrokerHeartbeatResponse = {
-        ...epochError,
-        isCaughtUp: false,
-        isFenced: true,
-        shouldShutDown: false,
-      };
-      reply(response);
-      return;
-    }
-    const id = req.brokerId;
-    const registration = image.brokers[id]!;
-    const current = currentBrokerState(registration);
-    const next = nextBrokerState(
-      current,
-      req,
-      registration.brokerEpoch,
-      () => this.hasLeaderships(id),
-      () => this.#heartbeats.controlledShutdownReady(image, id),
-    );
-    let result: ControlResult<undefined> = { records: [], response: undefined };
-    if (current !== next) {
-      const ctx = this.context();
-      if (next === 'UNFENCED') {
-        result = unfenceBroker(ctx, id, registration.brokerEpoch, new Set(this.#pendingElections.keys()));
-      } else if (next === 'CONTROLLED_SHUTDOWN') {
-        result = beginControlledShutdown(ctx, id, registration.brokerEpoch);
-      } else if (!registration.fenced) {
-        const reason = next === 'SHUTDOWN_NOW' ? 'controlled-shutdown-complete' : 'requested';
-        result = fenceBroker(ctx, id, reason, this.pendingElections);
-      }
-      if (next === 'SHUTDOWN_NOW') this.emit('controller.shutdown-granted', { brokerId: id, from: current });
-    }
-    this.#heartbeats.touch(id, this.sim.now, req.currentMetadataOffset);
-    const response: BrokerHeartbeatResponse = {
-      ...NO_ERROR,
-      isCaughtUp: req.currentMetadataOffset >= registration.brokerEpoch,
-      isFenced: isFencedState(next),
-      shouldShutDown: next === 'SHUTDOWN_NOW',
-    };
-    const appended = this.commit({ ...result, response }, reply);
-    if (appended && next === 'CONTROLLED_SHUTDOWN') {
-      this.#heartbeats.maybeSetControlledShutdownOffset(id, appended.lastOffset);
-    }
-    this.scheduleFenceCheck();
-  }
-
-  /** Leads a partition, or (shared mode) still has to close one that was moved away from it. */
-  private hasLeaderships(brokerId: number): boolean {
-    for (const w of this.#pendingElections.values()) if (w.wait.source === brokerId) return true;
-    for (const topic of Object.values(this.#latest.topics)) {
-      for (const p of topic.partitions) if (p.leader === brokerId) return true;
-    }
-    return false;
   }
 
   private onMetadataFetch(req: MetadataFetchRequest, reply: (response: unknown) => void): void {
@@ -735,40 +556,5 @@ export class QuorumController extends SimNode {
       ),
     };
     this.#parked.add(parked);
-  }
-
-  // ---- session timeouts -------------------------------------------------------------------------------------
-
-  /** One timer at the next session expiry, as Kafka reschedules its maybeFenceStaleBroker event. */
-  private scheduleFenceCheck(): void {
-    this.#fenceTimer?.cancel();
-    this.#fenceTimer = undefined;
-    const expiry = this.#heartbeats.nextExpiry(this.#latest);
-    if (expiry === undefined) return;
-    this.#fenceTimer = this.schedule(
-      Math.max(0, expiry - this.sim.now),
-      () => this.fenceStaleBrokers(),
-      'controller.fence-check',
-    );
-  }
-
-  /** Fences expired brokers one at a time, each batch seeing the one before, as Kafka does. */
-  private fenceStaleBrokers(): void {
-    for (;;) {
-      const id = this.#heartbeats.findOneStaleBroker(this.#latest, this.sim.now);
-      if (id === undefined) break;
-      const lastContactMs = this.#heartbeats.lastContactMs(id);
-      this.emit('controller.session-expired', {
-        brokerId: id,
-        lastContactMs,
-        sessionTimeoutMs: this.config['broker.session.timeout.ms'],
-      });
-      const appended = this.commit(
-        fenceBroker(this.context(), id, 'session-timeout', this.pendingElections),
-        undefined,
-      );
-      if (!appended) break;
-    }
-    this.scheduleFenceCheck();
   }
 }
