@@ -1,15 +1,13 @@
 // The composition root: builds a simulated cluster (controller, brokers, storage, clients) from options and
 // gives tests, scenarios and the API one object to drive it with: admin operations that take virtual time,
 // clients, faults, run control and read-only views.
+//
+// Over 600 lines on purpose: `Cluster` is the one facade the library, the scenario runner and the HTTP API drive
+// (docs/library-api.md), so its public surface stays one class. Its methods are thin: the work is in the models and
+// in this folder's other files (cluster-options.ts, admin.ts, group-admin.ts, views.ts, reporters.ts,
+// request-faults.ts, quorum-status.ts, startup.ts).
 
-import {
-  AutoBalancer,
-  type AutoBalancerConfigInput,
-  AutoBalancerMetricsReporter,
-  decisionLogLines,
-  type Goal,
-} from '../../models/balancer/index.ts';
-import type { BrokerConfig } from '../../models/broker/config.ts';
+import { AutoBalancer, AutoBalancerMetricsReporter, decisionLogLines } from '../../models/balancer/index.ts';
 import { Broker, DataPlaneInvariants } from '../../models/broker/index.ts';
 import {
   AdminClient,
@@ -24,11 +22,7 @@ import {
   type ProducerConfigInput,
   ProducerPerfWorkload,
 } from '../../models/clients/index.ts';
-import {
-  type ControllerConfig,
-  MetadataAppendLoad,
-  QuorumController,
-} from '../../models/controller/index.ts';
+import { MetadataAppendLoad, QuorumController } from '../../models/controller/index.ts';
 import { partitionForGroup } from '../../models/group/index.ts';
 import {
   type ExplicitProducerOptions,
@@ -43,19 +37,15 @@ import {
 } from '../../models/lake/index.ts';
 import type { MetadataImage } from '../../models/metadata/index.ts';
 import { describeTopicConfigs } from '../../models/metadata/index.ts';
-import {
-  brokerNodeId,
-  controllerIdOf,
-  controllerNodeId,
-  OFFSETS_TOPIC,
-} from '../../models/protocol/index.ts';
-import { type QuorumConfig, type QuorumMember, registerRaftInvariants } from '../../models/raft/index.ts';
-import { type Distribution, type NodeId, type RunUntilOptions, Simulation } from '../../models/sim/index.ts';
+import { brokerNodeId, controllerNodeId, OFFSETS_TOPIC } from '../../models/protocol/index.ts';
+import { type QuorumMember, registerRaftInvariants } from '../../models/raft/index.ts';
+import { type NodeId, type RunUntilOptions, Simulation } from '../../models/sim/index.ts';
 import { type PartitionLog, SharedStorage, type StorageMode } from '../../models/storage/index.ts';
 import type { ConsumerGroupView, ToolOutput } from '../format/index.ts';
 import { formatExplicitProducerSummary } from '../format/index.ts';
 import type { ClusterListener, ClusterListenOptions } from '../wire/listen.ts';
 import { ClusterAdmin } from './admin.ts';
+import { type BrokerSpec, type ClusterOptions, FIRST_CONTROLLER_ID } from './cluster-options.ts';
 import { type PerfConsumerReport, reportConsumerPerf } from './consumer-perf-reporter.ts';
 import { type DeliveryReport, DeliveryTracker } from './delivery-check.ts';
 import {
@@ -64,78 +54,21 @@ import {
   describeConsumerGroup,
   listConsumerGroups,
 } from './group-admin.ts';
+import {
+  ControllerActivity,
+  type MetadataLoadStatus,
+  metadataLoadStatusOf,
+  type QuorumStatus,
+  quorumStatusOf,
+} from './quorum-status.ts';
 import { attachProducerLog, type PerfProducerReport, reportProducerPerf } from './reporters.ts';
 import { RequestFaults } from './request-faults.ts';
 import { StartupTimes } from './startup.ts';
 import { describeTopic as describeTopicView } from './views.ts';
 
-export interface BrokerSpec {
-  id: number;
-  rack?: string | null;
-}
-
-export interface ClusterOptions {
-  seed?: number | string;
-  /** A count (ids from `firstBrokerId`, default 0) or explicit brokers with racks. Default 3. */
-  brokers?: number | BrokerSpec[];
-  firstBrokerId?: number;
-  storage?: StorageMode;
-  /** Broker settings (Kafka keys, plus kafkasim.* model parameters). */
-  brokerConfig?: Partial<BrokerConfig>;
-  /** Static broker configs, as server.properties would set them (e.g. log.segment.bytes). */
-  serverProperties?: Record<string, string>;
-  controllerConfig?: Partial<ControllerConfig>;
-  /**
-   * Controllers in the KRaft metadata quorum (node ids 3000, 3001, ...; network ids controller-<id>). Default 1:
-   * a single controller on a local metadata log. More: each is a Raft voter and the Raft leader is active.
-   */
-  controllers?: number;
-  /** `controller.quorum.*` settings of the metadata quorum (with `controllers` > 1). */
-  quorumConfig?: Partial<QuorumConfig>;
-  /**
-   * A steady append load on the metadata log (the Raft test server's workload): the active controller appends
-   * numbered NoOpRecords at `recordsPerSec`, and every controller checks the committed numbers run 1, 2, 3, ...
-   * (the `ReplicatedCounter` invariant).
-   */
-  metadataLoad?: { recordsPerSec: number };
-  /** Network latency between any two nodes. Default lognormal, median 0.5 ms. */
-  latency?: Distribution;
-  invariantEvery?: number;
-  /**
-   * The data-plane invariants (high watermark within the log, ISR logs agree up to it, acknowledged acks=all
-   * batches in every ISR member's log, ...), checked with the Raft ones. Default true.
-   */
-  dataPlaneInvariants?: boolean;
-  traceBufferSize?: number;
-  /** Where tool-format output lines go (default: kept in `cluster.output`). */
-  out?: (line: string) => void;
-  /**
-   * AutoMQ's auto-balancer on the controller and its metrics reporter on every broker: `true` for AutoMQ's
-   * defaults, or `autobalancer.*` keys (AutoMQ's names; `autobalancer.controller.enable` defaults to true).
-   * Absent or false: no balancer (Apache Kafka has none).
-   */
-  autobalancer?: boolean | AutoBalancerConfigInput;
-  /** Replaces the balancer's goal list (e.g. with user goals); needs `autobalancer`. */
-  balancerGoals?: readonly Goal[];
-  /** Print the balancer's decisions to `out` as `[AutoBalancer] ...` lines. Default true. */
-  balancerLog?: boolean;
-  /** The Lake's users, DuckDB limits and per-statement watchdog (created on first use). */
-  lake?: LakeOptions;
-  /** kafkasim.tool.startup.ms: an operator's tool from the command typed to its first request (startup.ts). */
-  toolStartup?: Distribution;
-  /** kafkasim.client.startup.ms: a scenario client's process from launch to its Kafka client (startup.ts). */
-  clientStartup?: Distribution;
-  /**
-   * The virtual wall clock: epoch milliseconds at virtual time 0, for every timestamp the tools print. Default
-   * 2026-01-01T00:00:00Z (DEFAULT_START_TIME), fixed so that output is deterministic.
-   */
-  startTime?: number;
-}
-
-/** The first controller's `node.id`; the others follow (3001, 3002), as in Kafka's examples. */
-export const FIRST_CONTROLLER_ID = 3000;
-
-export const CONTROLLER_NODE: NodeId = controllerNodeId(FIRST_CONTROLLER_ID);
+export type { BrokerSpec, ClusterOptions } from './cluster-options.ts';
+export { CONTROLLER_NODE, FIRST_CONTROLLER_ID } from './cluster-options.ts';
+export type { MetadataLoadStatus, QuorumStatus } from './quorum-status.ts';
 
 export class Cluster {
   readonly sim: Simulation;
@@ -491,16 +424,7 @@ export class Cluster {
    * changed, and how long no controller was active after the first became active.
    */
   quorumStatus(): QuorumStatus {
-    const active = this.activeController();
-    let epoch = 0;
-    for (const c of this.controllers) if (c.up && c.raft && c.raft.epoch > epoch) epoch = c.raft.epoch;
-    return {
-      controllers: this.controllers.length,
-      activeController: active ? controllerIdOf(active.id) : undefined,
-      epoch,
-      leaderChanges: this.#activity.changes,
-      unavailableMs: this.#activity.unavailableMs(this.sim.now),
-    };
+    return quorumStatusOf(this.controllers, this.activeController(), this.#activity, this.sim.now);
   }
 
   /**
@@ -509,21 +433,7 @@ export class Cluster {
    * the highest acknowledged value; the first broken sequence, if any. Undefined without `metadataLoad`.
    */
   metadataLoadStatus(): MetadataLoadStatus | undefined {
-    const loads = this.metadataLoads;
-    if (loads.length === 0) return undefined;
-    const active = this.activeController();
-    const activeLoad = loads.find((l) => l.controller === active);
-    let committed = activeLoad?.committed ?? 0;
-    if (!activeLoad) for (const l of loads) if (l.controller.up) committed = Math.max(committed, l.committed);
-    const violation = loads.find((l) => l.violation)?.violation;
-    return {
-      appended: loads.reduce((n, l) => n + l.appended, 0),
-      acknowledged: loads.reduce((n, l) => n + l.acknowledged, 0),
-      abandoned: loads.reduce((n, l) => n + l.abandoned, 0),
-      committed,
-      maxAcknowledged: Math.max(0, ...loads.map((l) => l.maxAcknowledged)),
-      ...(violation !== undefined ? { violation } : {}),
-    };
+    return metadataLoadStatusOf(this.metadataLoads, this.activeController());
   }
 
   crashController(id: number | NodeId): void {
@@ -720,53 +630,6 @@ export class Cluster {
     if (!t) throw new Error(`no tracked producer "${producer}"`);
     const p = this.clients.get(producer);
     return t.check(this.partitionLogs(topic), p instanceof Producer ? p.recordsSent : undefined);
-  }
-}
-
-export interface QuorumStatus {
-  controllers: number;
-  /** The active controller's node id (3000, ...), if one is active now. */
-  activeController: number | undefined;
-  /** The highest Raft epoch among running controllers (0 with a single controller). */
-  epoch: number;
-  /** Times the active controller changed after the first activation (a restart of a lone controller counts). */
-  leaderChanges: number;
-  /** Virtual ms without an active controller since the first activation. */
-  unavailableMs: number;
-}
-
-export interface MetadataLoadStatus {
-  appended: number;
-  acknowledged: number;
-  abandoned: number;
-  committed: number;
-  maxAcknowledged: number;
-  violation?: string;
-}
-
-/** Tracks activations of controllers; `changes` counts every activation after the first. */
-class ControllerActivity {
-  changes = 0;
-  #activations = 0;
-  #active: NodeId | undefined;
-  #downSince: number | undefined;
-  #downMs = 0;
-
-  activated(id: NodeId, now: number): void {
-    if (this.#activations++ > 0) this.changes++;
-    if (this.#downSince !== undefined) this.#downMs += now - this.#downSince;
-    this.#downSince = undefined;
-    this.#active = id;
-  }
-
-  deactivated(id: NodeId, now: number): void {
-    if (this.#active !== id) return;
-    this.#active = undefined;
-    this.#downSince = now;
-  }
-
-  unavailableMs(now: number): number {
-    return this.#downMs + (this.#downSince !== undefined ? now - this.#downSince : 0);
   }
 }
 
