@@ -32,7 +32,7 @@ import {
   joinGroupDecision,
   syncGroupDecision,
 } from './group-state.ts';
-import type { GroupMetadataValue, StoredMember } from './offsets-records.ts';
+import { type GroupMetadataValue, groupMetadataValue } from './offsets-records.ts';
 import { selectProtocol } from './protocol-selection.ts';
 
 /** What a group needs from the coordinator that hosts it. */
@@ -112,7 +112,13 @@ export class ClassicGroup {
       this.protocolName = restored ? loaded.protocol : null;
       this.leaderId = restored ? loaded.leader : null;
       for (const m of restored?.members ?? []) {
-        const member = this.restoreMember(m);
+        const member: GroupMember = {
+          ...m,
+          isNew: false,
+          awaitingJoin: undefined,
+          awaitingSync: undefined,
+          sessionTimer: undefined,
+        };
         this.members.set(m.memberId, member);
         this.countProtocols(member, 1);
       }
@@ -551,34 +557,7 @@ export class ClassicGroup {
 
   /** The GroupMetadata record value written to __consumer_offsets. */
   toRecord(): GroupMetadataValue {
-    return {
-      protocolType: this.protocolType ?? '',
-      generation: this.generationId,
-      protocol: this.protocolName,
-      leader: this.leaderId,
-      members: [...this.members.values()].map(
-        (m): StoredMember => ({
-          memberId: m.memberId,
-          groupInstanceId: m.groupInstanceId,
-          clientId: m.clientId,
-          clientHost: m.clientHost,
-          rebalanceTimeoutMs: m.rebalanceTimeoutMs,
-          sessionTimeoutMs: m.sessionTimeoutMs,
-          protocols: m.protocols,
-          assignment: m.assignment,
-        }),
-      ),
-    };
-  }
-
-  private restoreMember(s: StoredMember): GroupMember {
-    return {
-      ...s,
-      isNew: false,
-      awaitingJoin: undefined,
-      awaitingSync: undefined,
-      sessionTimer: undefined,
-    };
+    return groupMetadataValue(this);
   }
 
   /** The coordinator lost the partition: everyone parked hears NOT_COORDINATOR and finds the new one. */

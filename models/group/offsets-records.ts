@@ -28,6 +28,37 @@ export interface GroupMetadataValue {
   members: StoredMember[];
 }
 
+/** What a group's GroupMetadata value is made of (Kafka's GroupCoordinatorRecordHelpers.newGroupMetadataRecord). */
+export interface GroupMetadataSource {
+  readonly protocolType: string | null;
+  readonly generationId: number;
+  readonly protocolName: string | null;
+  readonly leaderId: string | null;
+  readonly members: ReadonlyMap<string, StoredMember>;
+}
+
+/** The GroupMetadata record value of a group: generation, protocol, leader and every member as stored. */
+export function groupMetadataValue(group: GroupMetadataSource): GroupMetadataValue {
+  return {
+    protocolType: group.protocolType ?? '',
+    generation: group.generationId,
+    protocol: group.protocolName,
+    leader: group.leaderId,
+    members: [...group.members.values()].map(
+      (m): StoredMember => ({
+        memberId: m.memberId,
+        groupInstanceId: m.groupInstanceId,
+        clientId: m.clientId,
+        clientHost: m.clientHost,
+        rebalanceTimeoutMs: m.rebalanceTimeoutMs,
+        sessionTimeoutMs: m.sessionTimeoutMs,
+        protocols: m.protocols,
+        assignment: m.assignment,
+      }),
+    ),
+  };
+}
+
 export interface LoadedGroup {
   metadata: GroupMetadataValue | undefined;
   /** `topic\u0000partition` → committed offset. */
