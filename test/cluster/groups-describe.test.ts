@@ -1,4 +1,4 @@
-// kafka-consumer-groups.sh --describe on a live simulated group, byte for byte (clients-and-groups.md §5): the
+// kafka-consumer-groups.sh --describe on a live simulated group, byte for byte (ConsumerGroupCommand): the
 // offsets view with lag, --state with the coordinator, --members [--verbose], and the rebalancing, no active
 // members and does-not-exist messages. The views come from real DescribeGroups/OffsetFetch/ListOffsets calls.
 import { describe, expect, it } from 'vitest';

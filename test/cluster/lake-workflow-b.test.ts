@@ -1,5 +1,5 @@
-// Source workflow B end to end (source-scenarios.md B): online partition expansion under bend-ingest-kafka,
-// verified with the guide's exact SQL through the Lake's Databend HTTP API.
+// Source workflow B end to end (scenarios/bend-ingest-partition-expansion.yaml): online partition expansion under
+// bend-ingest-kafka, verified with the guide's exact SQL through the Lake's Databend HTTP API.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   GROUP,

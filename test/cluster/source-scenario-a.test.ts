@@ -1,5 +1,6 @@
-// Source workflow A by hand (source-scenarios.md A, steps 1–3): 2 brokers, an 8-partition topic, every partition
-// reassigned to broker 2 with the workflow's own JSON, and kafka-topics --describe in the tool's exact format.
+// Source workflow A by hand (AutoMQ's self-balancing example, steps 1–3): 2 brokers, an 8-partition topic, every
+// partition reassigned to broker 2 with the workflow's own JSON, and kafka-topics --describe in the tool's exact
+// format.
 import { describe, expect, it } from 'vitest';
 import { createCluster } from '../../src/cluster/index.ts';
 import { parseReassignmentJson } from '../../src/format/index.ts';

@@ -10,7 +10,7 @@ import {
 
 const TOPIC = 'continuous-self-balancing-topic';
 
-// source-scenarios.md A step 2 (A1: 8 partitions on brokers 1 and 2, RF 1), with the real tool's tabs.
+// AutoMQ's self-balancing example, step 2 (A1: 8 partitions on brokers 1 and 2, RF 1), with the real tool's tabs.
 const a1: TopicDescribeView = {
   name: TOPIC,
   topicId: 'DNZe6gBQTrCOEAruQ_y2tg',
@@ -25,7 +25,7 @@ const a1: TopicDescribeView = {
 };
 
 describe('formatTopicDescribe', () => {
-  it('prints the AutoMQ example of source-scenarios.md A exactly, tab-separated', () => {
+  it('prints the AutoMQ self-balancing example exactly, tab-separated', () => {
     const lines = formatTopicDescribe(a1).split('\n');
     expect(lines[0]).toBe(
       `Topic: ${TOPIC}\tTopicId: DNZe6gBQTrCOEAruQ_y2tg\tPartitionCount: 8\tReplicationFactor: 1\t` +

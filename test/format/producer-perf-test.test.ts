@@ -18,7 +18,7 @@ const T = 'continuous-self-balancing-topic';
 
 describe('window line', () => {
   it('reproduces the source workflow’s line from its inputs: 25622 records of 1 KiB in 5001 ms', () => {
-    // 402265 ms total latency / 25622 = 15.69995 -> 15.7 (source-scenarios.md A step 6).
+    // 402265 ms total latency / 25622 = 15.69995 -> 15.7 (AutoMQ's self-balancing example, step 6).
     expect(
       formatProducerPerfWindow({
         records: 25622,
@@ -129,7 +129,7 @@ describe('Sender WARN lines', () => {
     error: 'NOT_LEADER_OR_FOLLOWER' as const,
   };
 
-  it('prints both lines of source-scenarios.md A step 6 verbatim', () => {
+  it('prints both lines of the AutoMQ self-balancing example (step 6) verbatim', () => {
     expect(formatProduceErrorWarns(view)).toBe(
       'WARN [Producer clientId=perf-producer-client] Got error produce response with correlation id 10354 on ' +
         `topic-partition ${T}-7, retrying (2147483646 attempts left). Error: NOT_LEADER_OR_FOLLOWER ` +

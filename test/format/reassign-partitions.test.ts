@@ -23,7 +23,7 @@ function errorOf(text: string): FormatInputError {
 }
 
 describe('parseReassignmentJson', () => {
-  it('reads the move.json of source-scenarios.md A (partitions before version)', () => {
+  it('reads the move.json of the AutoMQ self-balancing example (partitions before version)', () => {
     const text = `{"partitions":[{"topic":"${T}","partition":0,"replicas":[2]},{"topic":"${T}","partition":1,"replicas":[2]}],"version":1}`;
     expect(parseReassignmentJson(text)).toEqual({
       version: 1,

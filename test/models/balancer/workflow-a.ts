@@ -1,4 +1,4 @@
-// Source workflow A (source-scenarios.md A) driven through the library API: create the topic, describe it,
+// Source workflow A (AutoMQ's self-balancing example) driven through the library API: create the topic, describe it,
 // reassign every partition to broker 2 with the workflow's JSON, start kafka-producer-perf-test (5120 records/s
 // of 1 KiB) and a consumer, and let the auto-balancer work. Shared by the balancer's cluster tests and bench.
 import type { Goal } from '../../../models/balancer/index.ts';

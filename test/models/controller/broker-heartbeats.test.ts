@@ -12,7 +12,7 @@ const intent = (o: Partial<{ wantFence: boolean; wantShutDown: boolean; offset: 
   currentMetadataOffset: o.offset ?? 10,
 });
 
-describe('nextBrokerState (kraft.md §4 table)', () => {
+describe('nextBrokerState (the BrokerHeartbeatManager transitions)', () => {
   const next = (
     current: BrokerControlState,
     i: ReturnType<typeof intent>,

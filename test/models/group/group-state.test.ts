@@ -1,4 +1,5 @@
-// The per-state answers of the classic protocol (clients-and-groups.md §1) as decision tables.
+// The per-state answers of the classic protocol (Kafka's ClassicGroupState and GroupMetadataManager) as decision
+// tables.
 import { describe, expect, it } from 'vitest';
 import {
   type ClassicGroupState,

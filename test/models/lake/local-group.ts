@@ -1,14 +1,14 @@
-// A test fixture: a stand-in consumer group for sink workers: an in-process coordinator (no network, one round-trip delay per
-// call) over assign-mode consumers from models/clients. It keeps the behaviour a sink depends on, with the
-// classic protocol's rules (clients-and-groups.md §1): eager rebalances (every member's partitions are revoked,
-// members rejoin, the first member by id computes the assignment with the configured assignor), the initial
-// rebalance delay of an Empty group, session-timeout removal of a member that died, rejoin of every member when
-// the subscribed topic's partition count changes (librdkafka's metadata check, at
-// topic.metadata.refresh.interval.ms), generation-checked offset commits (ILLEGAL_GENERATION,
-// REBALANCE_IN_PROGRESS while CompletingRebalance), and positions from committed offsets or auto.offset.reset.
-// Left out: heartbeats as messages, max.poll.interval.ms, static membership, cooperative protocols, coordinator
-// failover; the group lives outside the brokers. models/group is the real protocol (the ingest service's
-// workers use it); this stand-in lets a test drive the sink's rules with rebalances exactly when it asks.
+// A test fixture: a stand-in consumer group for sink workers: an in-process coordinator (no network, one round-trip
+// delay per call) over assign-mode consumers from models/clients. It keeps the behaviour a sink depends on, with the
+// classic protocol's rules (Kafka's GroupMetadataManager): eager rebalances (every member's partitions are revoked,
+// members rejoin, the first member by id computes the assignment with the configured assignor), the initial rebalance
+// delay of an Empty group, session-timeout removal of a member that died, rejoin of every member when the subscribed
+// topic's partition count changes (librdkafka's metadata check, at topic.metadata.refresh.interval.ms),
+// generation-checked offset commits (ILLEGAL_GENERATION, REBALANCE_IN_PROGRESS while CompletingRebalance), and
+// positions from committed offsets or auto.offset.reset. Left out: heartbeats as messages, max.poll.interval.ms,
+// static membership, cooperative protocols, coordinator failover; the group lives outside the brokers. models/group
+// is the real protocol (the ingest service's workers use it); this stand-in lets a test drive the sink's rules with
+// rebalances exactly when it asks.
 
 import { Consumer, type ConsumerConfigInput } from '../../../models/clients/index.ts';
 import { type Assignor, assignors, type TopicPartition } from '../../../models/group/assignors/index.ts';

@@ -10,7 +10,7 @@ export const TOPIC = 'e2e_auto_rebalance';
 export const TABLE = 'e2e_auto_rebalance';
 export const GROUP = 'e2e-auto-rebalance';
 
-/** The guide's ingestion config (source-scenarios.md B) with $TOPIC, $GROUP and $TABLE filled in. */
+/** The guide's ingestion config (as in scenarios/bend-ingest-partition-expansion.yaml), placeholders filled in. */
 export function workflowConfig(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     kafkaBootstrapServers: '127.0.0.1:9092',

@@ -14,7 +14,7 @@ const NOT_LEADER_MESSAGE =
   'For requests intended for any replica, this error indicates that the broker is not a replica of the topic partition.';
 
 describe('Errors table', () => {
-  it('has every code clients-and-groups.md §6 and kraft.md name, with Kafka’s number', () => {
+  it('has every code the models use, with Kafka’s number (Errors.java)', () => {
     const expected: Array<[ErrorName, number]> = [
       ['UNKNOWN_SERVER_ERROR', -1],
       ['NONE', 0],

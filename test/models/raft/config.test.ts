@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_QUORUM_CONFIG, parseQuorumVoters, resolveQuorumConfig } from '../../../models/raft/index.ts';
 
 describe('quorum config', () => {
-  it("has every controller.quorum.* key with Kafka's default (kraft.md §3)", () => {
+  it("has every controller.quorum.* key with Kafka's default (QuorumConfig)", () => {
     const quorumKeys = Object.fromEntries(
       Object.entries(DEFAULT_QUORUM_CONFIG).filter(([k]) => k.startsWith('controller.quorum.')),
     );

@@ -1,5 +1,6 @@
-// Kafka's RaftEventSimulationTest, rebuilt (kraft.md §2), part 1: every invariant after every event, 100 seeds
-// per scenario. A failure prints the scenario's parameters (seed first) and the kernel's "replay with seed".
+// Kafka's RaftEventSimulationTest, rebuilt (apache/kafka raft/src/test/), part 1: every invariant after every event,
+// 100 seeds per scenario. A failure prints the scenario's parameters (seed first) and the kernel's "replay with
+// seed".
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

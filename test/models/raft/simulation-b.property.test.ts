@@ -1,5 +1,5 @@
-// Kafka's RaftEventSimulationTest, rebuilt (kraft.md §2), part 2: leader failures, partitions, a lost disk, and
-// KIP-996 stable leadership with pre-vote on. 100 seeds per scenario.
+// Kafka's RaftEventSimulationTest, rebuilt (apache/kafka raft/src/test/), part 2: leader failures, partitions, a lost
+// disk, and KIP-996 stable leadership with pre-vote on. 100 seeds per scenario.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {

@@ -1,6 +1,6 @@
-// The scenarios of Kafka's RaftEventSimulationTest (kraft.md §2), rebuilt on RaftQuorum: each takes a seed and
-// the scenario's parameters, runs its phases, and throws (naming the seed) when a phase does not complete or an
-// invariant breaks. The property tests and the bench share them.
+// The scenarios of Kafka's RaftEventSimulationTest (apache/kafka raft/src/test/), rebuilt on RaftQuorum: each takes a
+// seed and the scenario's parameters, runs its phases, and throws (naming the seed) when a phase does not complete or
+// an invariant breaks. The property tests and the bench share them.
 import fc from 'fast-check';
 import type { QuorumConfig, RaftInvariantName } from '../../../models/raft/index.ts';
 import { RAFT_INVARIANTS, RaftQuorum, SIMULATION_TEST_QUORUM_CONFIG } from '../../../models/raft/index.ts';
