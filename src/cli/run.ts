@@ -4,7 +4,7 @@
 import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
 import { formatDuration, jsonlSink } from '../../models/sim/index.ts';
 import { didYouMean } from '../did-you-mean.ts';
-import { RunRecorder, runReportHtml } from '../report/index.ts';
+import type { RunRecorder, runReportHtml } from '../report/index.ts';
 import {
   formatIssueWithExcerpt,
   loadScenarioFile,
@@ -29,7 +29,7 @@ Options:
                     wallMs, events, traceHash) and nothing else on stdout
   --trace FILE      write every trace event to FILE as JSON lines
   --report FILE     write a self-contained HTML report with charts of the run to FILE
-  --quiet           print only the verdict and the failing expectations (no step output, no metrics)
+  --quiet           print only the verdict, the failing expectations and the files written
   -h, --help        show this help
 
 Exit code: 0 all expectations hold, 1 one failed, 2 invalid input.
@@ -136,13 +136,17 @@ class TraceFile {
   }
 }
 
-/** The --report file, opened before the run so that an unwritable path fails at once, not after it. */
-function openReport(path: string): {
+/**
+ * The --report file, opened before the run so that an unwritable path fails at once, not after it. The report's
+ * modules (recorder, charts) are imported only then: a run without --report does not load them.
+ */
+async function openReport(path: string): Promise<{
   path: string;
   recorder: RunRecorder;
+  html: typeof runReportHtml;
   write(html: string): void;
   discard(): void;
-} {
+}> {
   let fd: number;
   try {
     fd = openSync(path, 'w');
@@ -151,9 +155,11 @@ function openReport(path: string): {
       `--report: cannot write ${path} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
     );
   }
+  const modules = await import('../report/index.ts');
   return {
     path,
-    recorder: new RunRecorder(),
+    recorder: new modules.RunRecorder(),
+    html: modules.runReportHtml,
     write(html) {
       writeSync(fd, html);
       closeSync(fd);
@@ -194,7 +200,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   const s = style(color);
   const showProgress = io.isTTY && !json && !quiet;
   const trace = values.trace !== undefined ? new TraceFile(values.trace) : undefined;
-  const report = values.report !== undefined ? openReport(values.report) : undefined;
+  const report = values.report !== undefined ? await openReport(values.report) : undefined;
 
   let progressShown = false;
   let lastProgressWall = 0;
@@ -255,7 +261,7 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
   }
   clearProgress();
   report?.write(
-    runReportHtml({
+    report.html({
       result,
       recording: report.recorder.finish(result),
       ...(description !== undefined ? { description } : {}),
@@ -278,7 +284,10 @@ export async function runCommand(argv: string[], io: CliIO): Promise<number> {
     io.stdout(
       `${JSON.stringify({ scenario, seed: usedSeed, passed, expectations, metrics, virtualMs, wallMs, events, traceHash })}\n`,
     );
-  } else io.stdout(quiet ? verdict(result, s) : summary(result, s, trace?.path, report?.path));
+  } else
+    io.stdout(
+      quiet ? verdict(result, s, trace?.path, report?.path) : summary(result, s, trace?.path, report?.path),
+    );
   return result.passed ? 0 : 1;
 }
 
@@ -309,9 +318,11 @@ export function summary(r: ScenarioResult, s: Style, traceFile?: string, reportF
   return `${lines.join('\n')}\n`;
 }
 
-/** What --quiet prints: each failing expectation (expected and actual), then the verdict line. */
-export function verdict(r: ScenarioResult, s: Style): string {
+/** What --quiet prints: each failing expectation (expected and actual), the files written, the verdict line. */
+export function verdict(r: ScenarioResult, s: Style, traceFile?: string, reportFile?: string): string {
   const lines = r.expectations.filter((e) => !e.passed).flatMap((e) => expectationLines(e, s));
+  if (traceFile) lines.push(`Trace written to ${traceFile}`);
+  if (reportFile) lines.push(`Report written to ${reportFile}`);
   lines.push(verdictLine(r, s));
   return `${lines.join('\n')}\n`;
 }

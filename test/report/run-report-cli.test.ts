@@ -18,7 +18,7 @@ async function run(...args: string[]) {
 describe('kafkasim run --report', () => {
   it('writes one self-contained page about the same run the summary describes', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'kafkasim-run-')), 'run.html');
-    const r = await run(DEMO, '--quiet', '--report', file);
+    const r = await run(DEMO, '--report', file);
     expect(r.code).toBe(0);
     expect(r.out).toContain(`Report written to ${file}`);
     const json = await run(DEMO, '--json');
