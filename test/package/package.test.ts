@@ -69,7 +69,7 @@ afterAll(() => {
 }, 120_000);
 
 describe('the npm package', () => {
-  it('ships the build, the scenarios and the schema, and nothing of the development tree', () => {
+  it('ships the build, the scenarios, the schema and the examples, and nothing of the development tree', () => {
     const files = packed.files.map((f) => f.path);
     for (const f of [
       'package.json',
@@ -86,6 +86,8 @@ describe('the npm package', () => {
       'dist/vendor/echarts/NOTICE',
       'scenarios/automq-self-balancing-5-brokers.yaml',
       'schema/scenario.schema.json',
+      'examples/workflow-a/move.json',
+      'examples/workflow-b/config.json',
     ])
       expect(files, f).toContain(f);
     const stray = files.filter(
