@@ -48,13 +48,8 @@ export {
 } from './group-consumer-config.ts';
 export { MetadataCache, type PartitionLeader } from './metadata-cache.ts';
 export * from './partitioners.ts';
-export {
-  type DeliveryResult,
-  nextProducerId,
-  Producer,
-  type ProducerEvent,
-  type ProducerOptions,
-  type SendRecord,
-} from './producer.ts';
+export { nextProducerId, Producer, type ProducerOptions } from './producer.ts';
+export type { DeliveryResult, SendRecord } from './producer-batch.ts';
 export { type ProducerPerfOptions, ProducerPerfWorkload } from './producer-perf.ts';
+export type { ProducerEvent } from './sender.ts';
 export { recordsDue, SteadyLoad, type SteadyLoadSpec } from './steady-load.ts';

@@ -3,7 +3,8 @@
 // generated in ticks of `tickMs` virtual ms, as many as are due, so the event count follows ticks and batches,
 // not records. Per-record send times are exact to a tick; results arrive per batch with record runs, from which
 // a reporter computes the tool's per-record statistics.
-import type { DeliveryResult, Producer } from './producer.ts';
+import type { Producer } from './producer.ts';
+import type { DeliveryResult } from './producer-batch.ts';
 
 export interface ProducerPerfOptions {
   topic: string;
