@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** The commands, as README shows them. `self` reads the command's own timing from its output. */
+/** The commands, as docs/benchmarks.md shows them. `self` reads the command's own timing from its output. */
 const COMMANDS = [
   { name: 'help', args: ['--help'], runs: 10 },
   { name: 'list', args: ['list'], runs: 10 },

@@ -1,4 +1,4 @@
-// The source workflows done as the README shows them: `kafkasim serve` and the CLI's Kafka-tool commands (plus
+// The source workflows done as docs/workflows.md shows them: `kafkasim serve` and the CLI's Kafka-tool commands (plus
 // the API for what is not a Kafka tool: the ingestion service, the load producer and the Lake's SQL).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
-// README's two source workflows (sections "Workflow A" and "Workflow B"), run as they are written there: the
-// fenced `sh` block of each section is read from README.md and run by bash in the repository's root, `kafkasim`
+// The two source workflows of docs/workflows.md (sections "Workflow A" and "Workflow B"), run as they are written
+// there: the fenced `sh` block of each section is read from the page and run by bash in the repository's root, `kafkasim`
 // being the command from the sources (as test/kafkasim-process.ts spawns it) and `curl` the real one. So the
-// commands, the files they name (examples/workflow-a/move.json, examples/workflow-b/config.json) and what README
+// commands, the files they name (examples/workflow-a/move.json, examples/workflow-b/config.json) and what the page
 // says they print cannot drift apart. The test changes only what a test must: the server's port (a free one), and
 // the clock: workflow A runs at `--speed max`; workflow B starts `--paused` and 30 virtual seconds pass after each
 // command (POST /sim/advance), as they would while a person types the next one, so its counts are exact.
@@ -16,16 +16,16 @@ import { parse } from 'yaml';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const BIN = fileURLToPath(new URL('../../src/cli/bin.ts', import.meta.url));
-const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+const PAGE = readFileSync(join(ROOT, 'docs', 'workflows.md'), 'utf8');
 const json = (file: string) => JSON.parse(readFileSync(join(ROOT, file), 'utf8'));
 const scenario = (name: string) => parse(readFileSync(join(ROOT, 'scenarios', `${name}.yaml`), 'utf8'));
 
-/** The first fenced `sh` block after the README heading that starts with `heading`. */
+/** The first fenced `sh` block after the page's heading that starts with `heading`. */
 function block(heading: string): string {
-  const at = README.indexOf(`\n### ${heading}`);
-  expect(at, `README has no section "### ${heading}"`).toBeGreaterThan(0);
-  const m = /\n```sh\n([\s\S]*?)\n```/.exec(README.slice(at));
-  expect(m, `no sh block under "### ${heading}"`).not.toBeNull();
+  const at = PAGE.indexOf(`\n## ${heading}`);
+  expect(at, `docs/workflows.md has no section "## ${heading}"`).toBeGreaterThan(0);
+  const m = /\n```sh\n([\s\S]*?)\n```/.exec(PAGE.slice(at));
+  expect(m, `no sh block under "## ${heading}"`).not.toBeNull();
   return m![1]!;
 }
 
@@ -49,7 +49,7 @@ const freePort = () =>
 const ADVANCE = `curl -sf -X POST $B/sim/advance -H 'content-type: application/json' -d '{"duration":"30s"}' >/dev/null`;
 
 /**
- * Runs a README block with bash. Each `kafkasim` command's output follows a line `@@ kafkasim <args>` and ends with
+ * Runs a workflow block with bash. Each `kafkasim` command's output follows a line `@@ kafkasim <args>` and ends with
  * `@@ exit <code> <command>` (a background command's lines may come in between). Returns bash's stdout and stderr.
  */
 async function runBlock(sh: string, clock: 'max' | 'typed'): Promise<{ out: string; err: string }> {
@@ -128,7 +128,7 @@ describe('the example files are the scenarios’ content', () => {
     expect(move.partitions).toHaveLength(16);
   });
 
-  it('examples/workflow-b/config.json is the ingest scenario’s config on the README’s topic, group and table', () => {
+  it('examples/workflow-b/config.json is the ingest scenario’s config on the workflow’s topic, group and table', () => {
     const config = json('examples/workflow-b/config.json');
     const inline = scenario('bend-ingest-partition-expansion').clients.ingest[0].config;
     expect(config).toEqual({
@@ -140,7 +140,7 @@ describe('the example files are the scenarios’ content', () => {
   });
 });
 
-describe("README's workflow commands, run as written", () => {
+describe("docs/workflows.md's workflow commands, run as written", () => {
   it('workflow A: the hotspot by hand (move.json verified complete), perf tests, the balancer spreads it', async () => {
     const { out, err } = await runBlock(block('Workflow A'), 'max');
     const T = 'continuous-self-balancing-topic';
@@ -176,7 +176,7 @@ describe("README's workflow commands, run as written", () => {
       text.split('\n').filter((l) => /^lake-group\s+lake-topic\s+\d+\s+\d+\s+\d+\s+0\s/.test(l)).length;
     expect(lagZero(groups[0]!.out), groups[0]!.out).toBe(2);
     expect(lagZero(groups[1]!.out), groups[1]!.out).toBe(8);
-    // Phase 2: the numbers README states under the block.
+    // Phase 2: the numbers the page states under the block.
     expect(out).toMatch(/"data":\[\["100000","100000","0","99999"\]\]/);
     expect(out).toMatch(/^bend_ingest_kafka_ingest_rows_total(\{[^}]*\})? 100000$/m);
     expect(out).toMatch(/^bend_ingest_kafka_ingest_errors_total(\{[^}]*\})? 0$/m);
