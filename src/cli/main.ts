@@ -17,7 +17,8 @@ export interface Command {
 
 export const commands: Record<string, Command> = {
   demo: {
-    summary: 'run a small kernel demo (three nodes, a partition, a heal)',
+    summary:
+      "a short narrated run: a leader's broker dies, a new leader comes from the ISR, nothing acked is lost",
     load: async () => (await import('./demo.ts')).demoCommand,
   },
   run: {
