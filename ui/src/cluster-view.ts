@@ -32,6 +32,7 @@ export class ClusterView {
   private flowStart = 0;
   private flowPeriod = 250;
   private readonly dots: SVGCircleElement[] = [];
+  private readonly nodes = new Map<string, DrawnNode>();
   /** Says which sides a network cut made (empty when there is none). */
   private readonly caption: SVGTextElement;
   selected: string | undefined;
@@ -139,18 +140,17 @@ export class ClusterView {
   }
 
   private drawNodes(s: Snapshot, boxes: Map<string, NodeBox>): void {
-    const layer = this.nodesLayer;
-    layer.replaceChildren();
     const slow = s.faults.slow ?? {};
     const isolated = new Set(s.faults.isolated ?? []);
     const side = sidesOf(s);
     const cutNote = (id: string) => (s.faults.partition ? ` · side ${side(id)}` : '');
+    const shown = new Set<string>();
     for (const c of s.controllers) {
       const b = boxes.get(c.node)!;
       const state = c.status !== 'up' ? 'down' : c.active ? 'up' : 'idle';
       const label = c.status !== 'up' ? 'crashed' : `${c.role}${c.active ? ' (active)' : ''}`;
+      shown.add(c.node);
       this.node(
-        layer,
         b,
         c.node.replace('controller-', 'controller '),
         [`${label}${cutNote(c.node)}`, `epoch ${c.epoch} · HW ${c.high_watermark ?? '-'}`],
@@ -168,8 +168,8 @@ export class ClusterView {
       const state = !up ? 'down' : fenced ? 'fenced' : slow[id] ? 'slow' : 'up';
       const word = !up ? br.status : fenced ? 'fenced' : slow[id] ? `slow +${slow[id]}ms` : 'up';
       const leaders = countLeaders(s, br.broker_id);
-      const g = this.node(
-        layer,
+      shown.add(id);
+      const n = this.node(
         b,
         `broker ${br.broker_id}`,
         [`${word}${cutNote(id)}`, `${leaders} leaders · ${br.replicas} replicas`],
@@ -177,23 +177,37 @@ export class ClusterView {
         'broker',
         isolated.has(id),
       );
-      svg('rect', { x: b.x - 58, y: b.y - 30, width: 8, height: 60, fill: brokerColour(i) }, g);
-      g.dataset.broker = String(br.broker_id);
-      g.addEventListener('dragover', (ev) => ev.preventDefault());
-      g.addEventListener('drop', (ev) => {
-        ev.preventDefault();
-        const key = ev.dataTransfer?.getData('text/plain');
-        if (key) this.onDropPartition(br.broker_id, key);
-      });
+      if (!n.stripe) {
+        // The broker's own colour (the partition cells it leads have it); a partition cell dropped here moves.
+        n.stripe = svg('rect', { width: 8, height: 60 }, n.g);
+        n.g.dataset.broker = String(br.broker_id);
+        n.g.addEventListener('dragover', (ev) => ev.preventDefault());
+        n.g.addEventListener('drop', (ev) => {
+          ev.preventDefault();
+          const key = ev.dataTransfer?.getData('text/plain');
+          if (key) this.onDropPartition(br.broker_id, key);
+        });
+      }
+      setAttrs(n.stripe, { x: b.x - 58, y: b.y - 30, fill: brokerColour(i) });
     });
     for (const [id, b] of boxes) {
       if (id.startsWith('broker-') || id.startsWith('controller-')) continue;
-      this.node(layer, b, id, [`client${cutNote(id)}`], STATE_COLOURS.idle, 'client', isolated.has(id), 22);
+      shown.add(id);
+      this.node(b, id, [`client${cutNote(id)}`], STATE_COLOURS.idle, 'client', isolated.has(id), 22);
     }
+    for (const [id, n] of this.nodes)
+      if (!shown.has(id)) {
+        n.g.remove();
+        this.nodes.delete(id);
+      }
   }
 
+  /**
+   * One node, updated in place: a node keeps its elements from one snapshot to the next, so a click or a
+   * partition dragged onto it is never lost to a redraw (a pointer press on an element that a 4-per-second
+   * redraw replaced would land on a detached copy).
+   */
   private node(
-    layer: SVGGElement,
     b: NodeBox,
     title: string,
     lines: string[],
@@ -201,40 +215,54 @@ export class ClusterView {
     kind: string,
     isolated: boolean,
     half = 30,
-  ): SVGGElement {
-    const g = svg(
-      'g',
-      { class: `node ${kind}${this.selected === b.id ? ' selected' : ''}`, 'data-node': b.id, tabindex: 0 },
-      layer,
-    );
-    svg(
-      'rect',
-      {
-        x: b.x - 60,
-        y: b.y - half,
-        width: 120,
-        height: half * 2,
-        rx: 6,
-        fill: '#fff',
-        stroke: colour,
-        'stroke-width': 4,
-        'stroke-dasharray': isolated ? '6 4' : '',
-      },
-      g,
-    );
-    const t = svg('text', { x: b.x, y: b.y - half + 16, 'text-anchor': 'middle', class: 'title' }, g);
-    t.textContent = title;
-    lines.slice(0, half > 25 ? 2 : 1).forEach((line, i) => {
-      const l = svg(
-        'text',
-        { x: b.x, y: b.y - half + 31 + i * 14, 'text-anchor': 'middle', class: 'sub' },
-        g,
-      );
-      l.textContent = isolated && i === 0 ? `${line} · isolated` : line;
+  ): DrawnNode {
+    let n = this.nodes.get(b.id);
+    if (!n) {
+      const g = svg('g', { 'data-node': b.id, tabindex: 0 }, this.nodesLayer);
+      const frame = svg('rect', { width: 120, rx: 6, fill: '#fff', 'stroke-width': 4 }, g);
+      const heading = svg('text', { 'text-anchor': 'middle', class: 'title' }, g);
+      const subs = [0, 1]
+        .slice(0, half > 25 ? 2 : 1)
+        .map(() => svg('text', { 'text-anchor': 'middle', class: 'sub' }, g));
+      g.addEventListener('click', () => this.onSelect(b.id));
+      n = { g, frame, heading, subs };
+      this.nodes.set(b.id, n);
+    }
+    setAttrs(n.g, { class: `node ${kind}${this.selected === b.id ? ' selected' : ''}` });
+    setAttrs(n.frame, {
+      x: b.x - 60,
+      y: b.y - half,
+      height: half * 2,
+      stroke: colour,
+      'stroke-dasharray': isolated ? '6 4' : '',
     });
-    g.addEventListener('click', () => this.onSelect(b.id));
-    return g;
+    setAttrs(n.heading, { x: b.x, y: b.y - half + 16 });
+    setText(n.heading, title);
+    n.subs.forEach((l, i) => {
+      setAttrs(l, { x: b.x, y: b.y - half + 31 + i * 14 });
+      const line = lines[i] ?? '';
+      setText(l, isolated && i === 0 ? `${line} · isolated` : line);
+    });
+    return n;
   }
+}
+
+interface DrawnNode {
+  g: SVGGElement;
+  frame: SVGRectElement;
+  heading: SVGTextElement;
+  subs: SVGTextElement[];
+  /** A broker's colour bar (brokers only). */
+  stripe?: SVGRectElement;
+}
+
+function setAttrs(el: Element, attrs: Record<string, string | number>): void {
+  for (const [k, v] of Object.entries(attrs))
+    if (el.getAttribute(k) !== String(v)) el.setAttribute(k, String(v));
+}
+
+function setText(el: Element, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 /**

@@ -52,6 +52,10 @@ class App {
   log: LogLine[] = [];
   private logDirty = true;
   private polling = false;
+  private pollAgain = false;
+  /** Changes seen so far (this page's actions answered, the world replaced): a read begun before the latest is
+   * stale. */
+  private changes = 0;
   private branchesDirty = true;
   private branchesAt = 0;
   private stream = new AbortController();
@@ -108,6 +112,7 @@ class App {
   async act(what: string, fn: () => Promise<unknown>): Promise<boolean> {
     try {
       await fn();
+      this.changes++;
       this.branchesDirty = true;
       this.status(`${what}: done`);
       void this.poll();
@@ -126,28 +131,47 @@ class App {
 
   // ---- data --------------------------------------------------------------------------------------------------
 
+  /**
+   * Reads the snapshot (and the branches when they may have changed) and redraws. One read at a time; one asked
+   * for while another is under way runs after it. A read begun before an action was answered (or the world replaced) is dropped unseen:
+   * it may mix the world before the action (one answer) with the world after it (the other), e.g. a rewound
+   * clock beside branches that do not yet say "viewing the past".
+   */
   async poll(): Promise<void> {
-    if (this.polling) return;
+    if (this.polling) {
+      this.pollAgain = true;
+      return;
+    }
     this.polling = true;
+    const changes = this.changes;
     try {
       // The branches change only by a fork, a switch, a rewind or a change (all of them this page's actions or a
       // world event) or as the served one runs on: read them every 2 s, or at once after any of those.
       const wantBranches = this.branchesDirty || performance.now() - this.branchesAt > BRANCHES_POLL_MS;
+      if (wantBranches) {
+        this.branchesDirty = false;
+        this.branchesAt = performance.now();
+      }
       const [s, b] = await Promise.all([
         get<Snapshot>('/sim/snapshot'),
         wantBranches ? get<Branches>('/sim/branches') : Promise.resolve(this.branches),
       ]);
-      if (wantBranches) {
-        this.branchesDirty = false;
-        this.branchesAt = performance.now();
+      if (changes !== this.changes) {
+        this.pollAgain = true;
+        return;
       }
       this.snapshot = s;
       this.branches = b;
       this.render();
     } catch (e) {
+      this.branchesDirty = true;
       this.status(`cannot read the simulation: ${e instanceof Error ? e.message : String(e)}`, true);
     } finally {
       this.polling = false;
+      if (this.pollAgain) {
+        this.pollAgain = false;
+        void this.poll();
+      }
     }
   }
 
@@ -160,7 +184,9 @@ class App {
         event: (name, data) => {
           if (name === 'trace') this.onTrace(JSON.parse(data) as TraceEvent);
           else if (name === 'world') {
+            this.changes++;
             this.branchesDirty = true;
+            void this.poll();
             void this.reloadHistory();
           }
         },
@@ -357,7 +383,10 @@ class App {
     this.lessonPosting = true;
     try {
       const ok = await this.act(`lesson step ${index + 1}`, () => post('/sim/lesson/step', { index }));
-      if (ok && playOn) await post('/sim/resume');
+      if (ok && playOn) {
+        await post('/sim/resume');
+        this.changes++;
+      }
     } finally {
       this.lessonPosting = false;
       void this.poll();
