@@ -9,6 +9,10 @@ import type { BrokerConfig } from './config.ts';
 
 export interface BrokerCore {
   readonly brokerId: number;
+  /** The broker's network id (its events' node in the run's fingerprint). */
+  readonly id: NodeId;
+  /** Whether the broker is up (its timers from before a crash must not act). */
+  readonly up: boolean;
   readonly config: BrokerConfig;
   readonly storageMode: StorageMode;
   readonly staticConfigs: Record<string, string>;

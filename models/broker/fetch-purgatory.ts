@@ -3,7 +3,7 @@
 // passes. A partition's appends and high-watermark moves wake the fetches parked on it, oldest first.
 
 import type { FetchRequest, FetchResponse } from '../protocol/index.ts';
-import type { Timer } from '../sim/index.ts';
+import { type DelayedEntry, DelayLanes, type Lane, type Timer } from '../sim/index.ts';
 import type { BrokerCore } from './broker-core.ts';
 import type { LogReader } from './read-from-log.ts';
 import type { ReplicaManager } from './replica-manager.ts';
@@ -11,13 +11,20 @@ import type { ReplicaManager } from './replica-manager.ts';
 type FetchReply = (response: FetchResponse, sendDelayMs?: number) => void;
 
 /** One parked fetch. `done` keeps a fetch woken twice in one event from answering twice. */
-class ParkedFetch {
-  timer: Timer | undefined;
+class ParkedFetch implements DelayedEntry {
+  time = 0;
+  seq = 0;
+  queued = false;
+  lane: Lane<DelayedEntry> | undefined = undefined;
+  timer: Timer | undefined = undefined;
   done = false;
   constructor(
     readonly req: FetchRequest,
     readonly keys: readonly string[],
     readonly reply: FetchReply,
+    /** The broker's node and incarnation: the wait's event belongs to it, and acts only in that incarnation. */
+    readonly node: string,
+    readonly incarnation: number,
   ) {}
 }
 
@@ -32,6 +39,8 @@ function removeFrom<T>(list: T[], item: T): void {
 export class FetchPurgatory {
   /** Parked fetches per partition key, in the order they parked (wakes answer them in that order). */
   private parked = new Map<string, ParkedFetch[]>();
+  /** Max waits, one lane per length (DelayLanes). */
+  private readonly waits: DelayLanes<ParkedFetch>;
 
   constructor(
     private readonly core: BrokerCore,
@@ -39,7 +48,15 @@ export class FetchPurgatory {
     private readonly reader: LogReader,
     /** Sends an answer (its bytes queue on network-out). */
     private readonly send: (res: FetchResponse, reply: FetchReply) => void,
-  ) {}
+  ) {
+    this.waits = new DelayLanes(
+      core.sim,
+      (parked) => {
+        if (core.up && core.incarnation === parked.incarnation) this.complete(parked, true);
+      },
+      'broker.fetch-wait',
+    );
+  }
 
   reset(): void {
     this.parked = new Map();
@@ -54,8 +71,8 @@ export class FetchPurgatory {
       const t = image.topics[parts[i]!.topic];
       keys[i] = t ? this.replicaManager.replicaKey(t.topicId, parts[i]!.partition) : '';
     }
-    const parked = new ParkedFetch(req, keys, reply);
-    parked.timer = this.core.schedule(req.maxWaitMs, () => this.complete(parked, true), 'broker.fetch-wait');
+    const parked = new ParkedFetch(req, keys, reply, this.core.id, this.core.incarnation);
+    this.waits.add(req.maxWaitMs, parked);
     for (let i = 0; i < keys.length; i++) {
       let list = this.parked.get(keys[i]!);
       if (!list) this.parked.set(keys[i]!, (list = []));
@@ -78,7 +95,7 @@ export class FetchPurgatory {
     // A follower's read can advance the high watermark and wake this very fetch (answered there already).
     if (!res || parked.done) return;
     parked.done = true;
-    parked.timer?.cancel();
+    this.waits.withdraw(parked);
     const keys = parked.keys;
     for (let k = 0; k < keys.length; k++) {
       const list = this.parked.get(keys[k]!);

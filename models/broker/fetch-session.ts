@@ -24,7 +24,7 @@ import {
   INVALID_SESSION_ID,
   nextEpoch,
 } from '../protocol/index.ts';
-import type { Timer } from '../sim/index.ts';
+import { type DelayedEntry, DelayLanes, type Lane, type Timer } from '../sim/index.ts';
 import type { BrokerCore } from './broker-core.ts';
 import { foldIdle, type PartitionReplica } from './partition-replica.ts';
 import { batchBytes, type LogReader } from './read-from-log.ts';
@@ -57,13 +57,22 @@ export class CachedPartition {
   ) {}
 }
 
-class ParkedSessionFetch {
-  timer: Timer | undefined;
+/** A session fetch waiting for news or its max wait (on the cache's lanes of fetch-wait timers). */
+class ParkedSessionFetch implements DelayedEntry {
+  time = 0;
+  seq = 0;
+  queued = false;
+  lane: Lane<DelayedEntry> | undefined = undefined;
+  timer: Timer | undefined = undefined;
   done = false;
   constructor(
     readonly req: FetchRequest,
     readonly full: boolean,
     readonly reply: FetchReply,
+    readonly session: FetchSession,
+    /** The broker's node and incarnation: the wait's event belongs to it, and acts only in that incarnation. */
+    readonly node: string,
+    readonly incarnation: number,
   ) {}
 }
 
@@ -102,6 +111,8 @@ export class FetchSessionCache {
   private sessions = new Map<number, FetchSession>();
   /** Cached partitions by replica key, for change marks. */
   private byKey = new Map<string, Set<CachedPartition>>();
+  /** Parked fetches' max waits (answered empty when nothing came); one lane per max wait length. */
+  private readonly waits: DelayLanes<ParkedSessionFetch>;
 
   constructor(
     private readonly core: BrokerCore,
@@ -109,7 +120,15 @@ export class FetchSessionCache {
     private readonly reader: LogReader,
     private readonly send: (res: FetchResponse, reply: FetchReply) => void,
     private readonly randomId: () => number,
-  ) {}
+  ) {
+    this.waits = new DelayLanes(
+      core.sim,
+      (parked) => {
+        if (core.up && core.incarnation === parked.incarnation) this.tryParked(parked, parked.session, true);
+      },
+      'broker.fetch-wait',
+    );
+  }
 
   /** At every start: the cache is memory only. */
   reset(): void {
@@ -293,23 +312,12 @@ export class FetchSessionCache {
   // ---- serving ----
 
   private serve(session: FetchSession, req: FetchRequest, full: boolean, reply: FetchReply): void {
-    const parked = new ParkedSessionFetch(req, full, reply);
+    const core = this.core;
+    const parked = new ParkedSessionFetch(req, full, reply, session, core.id, core.incarnation);
     if (this.tryParked(parked, session, req.maxWaitMs <= 0)) return;
-    if (!session.id) {
-      // Not cached: nothing will mark it; it waits out max wait and answers then.
-      parked.timer = this.core.schedule(
-        req.maxWaitMs,
-        () => this.tryParked(parked, session, true),
-        'broker.fetch-wait',
-      );
-      return;
-    }
-    session.parked = parked;
-    parked.timer = this.core.schedule(
-      req.maxWaitMs,
-      () => this.tryParked(parked, session, true),
-      'broker.fetch-wait',
-    );
+    // Not cached (no id): nothing will mark it; it waits out max wait and answers then.
+    if (session.id) session.parked = parked;
+    this.waits.add(req.maxWaitMs, parked);
   }
 
   /** Reads the session's partitions to read; answers if fetch.min.bytes are there, an error, or `final`. */
@@ -323,7 +331,7 @@ export class FetchSessionCache {
 
   private answer(parked: ParkedSessionFetch, session: FetchSession, res: FetchResponse): void {
     parked.done = true;
-    parked.timer?.cancel();
+    this.waits.withdraw(parked);
     if (session.parked === parked) session.parked = undefined;
     this.send(res, parked.reply);
   }

@@ -1,6 +1,8 @@
 // The simulation kernel: virtual clock, event queue, seeded random streams, network with faults, node
 // lifecycle, invariants, trace, and the xstate bridge. It knows nothing about Kafka: it could simulate any
 // distributed system. Models import it; it imports no model.
+
+export { type DelayedEntry, DelayLanes } from './delay-lanes.ts';
 export { constant, type Distribution, mean, sample } from './distribution.ts';
 export { DurationError, formatDuration, parseDuration } from './duration.ts';
 export { InvariantViolation, type SimContext, SimTimeoutError, SimulationError } from './errors.ts';

@@ -26,12 +26,17 @@ export class FakeCore implements BrokerCore {
   staticConfigs: Record<string, string> = {};
   image: MetadataImage = imageOf({});
   incarnation = 0;
+  up = true;
   readonly events: { kind: string; [k: string]: unknown }[] = [];
   readonly sent: SentRequest[] = [];
   /** The label of every event scheduled (they name events in the run's fingerprint and in error messages). */
   readonly labels = new Set<string | undefined>();
 
-  constructor(readonly brokerId: number) {}
+  readonly id: NodeId;
+
+  constructor(readonly brokerId: number) {
+    this.id = `broker-${brokerId}`;
+  }
 
   schedule(delay: number, fn: () => void, label?: string): Timer {
     this.labels.add(label);
