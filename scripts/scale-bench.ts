@@ -6,6 +6,9 @@
 //   node --import tsx scripts/scale-bench.ts --brokers 10 --partitions 1000 --rate 20000 --seconds 60
 //     [--invariant-every N]   check the kernel's invariants every N events (default 1, as createCluster)
 //   node --import tsx scripts/scale-bench.ts --matrix [--out docs/performance-scale.json] [--svg docs/scale.svg]
+//     [--dist]       run the built package (dist/, what `npx kafkasim` runs; `npm run build` first) instead of the
+//                    TypeScript sources through tsx (whose keepNames wraps every closure made in __name)
+//     [--root DIR]   measure the checkout at DIR instead of this one (A/B: interleave runs of two checkouts)
 //
 // --matrix runs the issue's table (each row in a child process, one after the other) and, with --svg, draws
 // wall/virtual and RSS against partitions. The machine is shared: compare A/B by interleaving runs, or count
@@ -13,8 +16,11 @@
 
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { createCluster } from '../src/cluster/index.ts';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { createCluster as CreateCluster } from '../src/cluster/index.ts';
+
+let createCluster: typeof CreateCluster;
 
 interface Row {
   brokers: number;
@@ -169,13 +175,32 @@ function svg(results: Result[]): string {
   return parts.join('\n');
 }
 
-function main(args: string[]): void {
+function stringArg(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  if (i < 0) return undefined;
+  const v = args[i + 1];
+  if (v === undefined || v.startsWith('--')) throw new Error(`--${name} needs a value`);
+  return v;
+}
+
+/** Loads createCluster from the checkout measured: its sources (through tsx) or its build (dist/). */
+async function load(args: string[]): Promise<void> {
+  const root = resolve(stringArg(args, 'root') ?? join(dirname(fileURLToPath(import.meta.url)), '..'));
+  const file = args.includes('--dist') ? 'dist/src/cluster/index.js' : 'src/cluster/index.ts';
+  ({ createCluster } = (await import(pathToFileURL(join(root, file)).href)) as {
+    createCluster: typeof CreateCluster;
+  });
+}
+
+async function main(args: string[]): Promise<void> {
   if (args.includes('--matrix')) {
     const outI = args.indexOf('--out');
     const svgI = args.indexOf('--svg');
     const maxPartitions = arg(args, 'max-partitions', Number.POSITIVE_INFINITY);
     const results: Result[] = [];
     const self = fileURLToPath(import.meta.url);
+    const root = stringArg(args, 'root');
+    const passOn = [...(args.includes('--dist') ? ['--dist'] : []), ...(root ? ['--root', root] : [])];
     for (const row of MATRIX) {
       if (row.partitions > maxPartitions) continue;
       const out = execFileSync(
@@ -186,6 +211,7 @@ function main(args: string[]): void {
           self,
           ...['--brokers', `${row.brokers}`, '--partitions', `${row.partitions}`, '--rate', `${row.rate}`],
           ...['--seconds', `${row.seconds}`, '--record-size', `${row.recordSize}`],
+          ...passOn,
         ],
         { encoding: 'utf8', maxBuffer: 1 << 24 },
       );
@@ -205,7 +231,12 @@ function main(args: string[]): void {
     recordSize: arg(args, 'record-size', 512),
     invariantEvery: arg(args, 'invariant-every', 1),
   };
+  await load(args);
   console.log(JSON.stringify(runOne(row)));
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) main(process.argv.slice(2));
+if (process.argv[1] === fileURLToPath(import.meta.url))
+  main(process.argv.slice(2)).catch((err: unknown) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exit(1);
+  });
