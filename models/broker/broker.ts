@@ -214,6 +214,7 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
     const before = this.image;
     const { image: after, changedPartitions } = replayDelta(before, entries);
     this.image = after;
+    this.groupCoordinator.onMetadataImage(before, after);
     if (this.published && before.configs.topic !== after.configs.topic) this.logManager.reconfigure();
     if (this.published) this.replicaManager.applyDelta(before, after, changedPartitions);
     else this.maybePublish();

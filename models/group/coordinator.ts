@@ -12,6 +12,8 @@
 import type { Actor, AnyActorLogic } from 'xstate';
 import type { MetadataImage } from '../metadata/index.ts';
 import {
+  type ConsumerGroupHeartbeatRequest,
+  type ConsumerGroupHeartbeatResponse,
   type CreatableTopic,
   type DescribeGroupsResponse,
   type ErrorName,
@@ -30,6 +32,14 @@ import type { RandomStream, Timer } from '../sim/index.ts';
 import type { PartitionLog, ProducerBatchData, RecordData, StorageMode } from '../storage/index.ts';
 import { ClassicGroup, type GroupHost } from './classic-group.ts';
 import { type GroupCoordinatorConfig, groupCoordinatorConfig } from './config.ts';
+import {
+  ConsumerGroup,
+  type ConsumerGroupHost,
+  HeartbeatError,
+  heartbeatErrorResponse,
+  validateHeartbeat,
+} from './consumer-group.ts';
+import { type ConsumerGroupConfig, consumerGroupConfig } from './consumer-group-config.ts';
 import { offsetCommitDecision } from './group-state.ts';
 import {
   groupMetadataRecord,
@@ -72,6 +82,8 @@ interface OffsetsPartition {
   readonly leaderEpoch: number;
   loading: boolean;
   readonly groups: Map<string, ClassicGroup>;
+  /** Consumer-protocol groups (KIP-848); a group id is in at most one of the two maps. */
+  readonly consumerGroups: Map<string, ConsumerGroup>;
   /** groupId → (`topic\u0000partition` → committed offset). */
   readonly offsets: Map<string, Map<string, number>>;
 }
@@ -97,6 +109,7 @@ function commitErrorOf(appendError: number): number {
 
 export class GroupCoordinator {
   config: GroupCoordinatorConfig;
+  consumerConfig: ConsumerGroupConfig;
   private partitions = new Map<number, OffsetsPartition>();
   private creatingTopic = false;
   private groupHost: GroupHost;
@@ -106,7 +119,23 @@ export class GroupCoordinator {
     private readonly io: CoordinatorIo,
   ) {
     this.config = this.resolveConfig();
+    this.consumerConfig = consumerGroupConfig(this.broker.staticConfigs);
     this.groupHost = this.makeGroupHost();
+    this.consumerGroupHost = this.makeConsumerGroupHost();
+  }
+
+  private consumerGroupHost: ConsumerGroupHost;
+
+  private makeConsumerGroupHost(): ConsumerGroupHost {
+    const broker = this.broker;
+    return {
+      consumerConfig: this.consumerConfig,
+      now: () => broker.sim.now,
+      schedule: (delay, fn, label) => broker.schedule(delay, fn, label),
+      emit: (kind, fields) => broker.emit(kind, fields),
+      newMemberId: () => uuid(broker.random('group-coordinator/member-id')),
+      image: () => broker.image,
+    };
   }
 
   private makeGroupHost(): GroupHost {
@@ -133,7 +162,9 @@ export class GroupCoordinator {
     this.partitions = new Map();
     this.creatingTopic = false;
     this.config = this.resolveConfig();
+    this.consumerConfig = consumerGroupConfig(this.broker.staticConfigs);
     this.groupHost = this.makeGroupHost();
+    this.consumerGroupHost = this.makeConsumerGroupHost();
   }
 
   partitionFor(groupId: string): number {
@@ -150,6 +181,31 @@ export class GroupCoordinator {
   group(groupId: string): ClassicGroup | undefined {
     const p = this.partitions.get(this.partitionFor(groupId));
     return p && !p.loading ? p.groups.get(groupId) : undefined;
+  }
+
+  /** The consumer-protocol groups this broker coordinates now. */
+  consumerGroups(): ConsumerGroup[] {
+    const out: ConsumerGroup[] = [];
+    for (const p of this.partitions.values()) if (!p.loading) out.push(...p.consumerGroups.values());
+    return out;
+  }
+
+  consumerGroup(groupId: string): ConsumerGroup | undefined {
+    const p = this.partitions.get(this.partitionFor(groupId));
+    return p && !p.loading ? p.consumerGroups.get(groupId) : undefined;
+  }
+
+  /**
+   * The broker replayed metadata (GroupMetadataManager.onNewMetadataImage): consumer groups subscribed to a topic
+   * that changed (partitions added, created, deleted) refresh their metadata at their next heartbeat.
+   */
+  onMetadataImage(before: MetadataImage, after: MetadataImage): void {
+    if (before.topics === after.topics) return;
+    const changed: string[] = [];
+    for (const name in after.topics) if (before.topics[name] !== after.topics[name]) changed.push(name);
+    for (const name in before.topics) if (!(name in after.topics)) changed.push(name);
+    if (changed.length === 0) return;
+    for (const g of this.consumerGroups()) g.onTopicsChanged(changed);
   }
 
   /** Committed offsets of a group on this coordinator (`topic\u0000partition` → offset). */
@@ -176,6 +232,7 @@ export class GroupCoordinator {
       if (!current) return;
       this.partitions.delete(partition);
       for (const g of current.groups.values()) g.unload();
+      for (const g of current.consumerGroups.values()) g.unload();
       this.broker.emit('group.coordinator-unloaded', { partition, groups: current.groups.size });
       return;
     }
@@ -183,12 +240,13 @@ export class GroupCoordinator {
       if (role === 'leader' && current.loading) this.load(current, log);
       return;
     }
-    if (current) for (const g of current.groups.values()) g.unload();
+    if (current) for (const g of [...current.groups.values(), ...current.consumerGroups.values()]) g.unload();
     const p: OffsetsPartition = {
       partition,
       leaderEpoch,
       loading: true,
       groups: new Map(),
+      consumerGroups: new Map(),
       offsets: new Map(),
     };
     this.partitions.set(partition, p);
@@ -243,6 +301,8 @@ export class GroupCoordinator {
     switch (req.type) {
       case 'JoinGroup':
         return this.joinGroup(part, req, done);
+      case 'ConsumerGroupHeartbeat':
+        return done(this.consumerGroupHeartbeat(part, req));
       case 'SyncGroup': {
         const g = part.groups.get(req.groupId);
         if (!g) return done({ errorCode: code('UNKNOWN_MEMBER_ID'), protocolName: null, assignment: [] });
@@ -339,6 +399,15 @@ export class GroupCoordinator {
       req.sessionTimeoutMs > this.config['group.max.session.timeout.ms']
     )
       return fail('INVALID_SESSION_TIMEOUT');
+    const consumerGroup = p.consumerGroups.get(req.groupId);
+    if (consumerGroup) {
+      // An empty consumer group becomes a classic one; classic members inside a non-empty consumer group (Kafka
+      // 3.9's online migration) are not modelled: the join is refused as Kafka refused it before that.
+      if (consumerGroup.members.size > 0) return fail('GROUP_ID_NOT_FOUND');
+      consumerGroup.unload();
+      p.consumerGroups.delete(req.groupId);
+      this.broker.emit('group.converted', { group: req.groupId, from: 'consumer', to: 'classic' });
+    }
     let g = p.groups.get(req.groupId);
     if (!g) {
       // Only a member without an id may create the group; a known id for an unknown group is stale.
@@ -356,6 +425,12 @@ export class GroupCoordinator {
   ): void {
     const answer = (errorCode: number) =>
       done({ partitions: req.offsets.map((o) => ({ topic: o.topic, partition: o.partition, errorCode })) });
+    const consumerGroup = p.consumerGroups.get(req.groupId);
+    if (consumerGroup) {
+      const decision = consumerGroupCommitDecision(consumerGroup, req);
+      if (decision !== 'NONE') return answer(code(decision));
+      return this.storeOffsets(p, req, answer);
+    }
     let g = p.groups.get(req.groupId);
     if (!g) {
       // A member's commit to a group the coordinator does not know (e.g. lost with an unreplicated log).
@@ -370,6 +445,14 @@ export class GroupCoordinator {
     });
     if (decision !== 'NONE') return answer(code(decision));
     if (member) g.touch(member.memberId);
+    this.storeOffsets(p, req, answer);
+  }
+
+  private storeOffsets(
+    p: OffsetsPartition,
+    req: OffsetCommitRequest,
+    answer: (errorCode: number) => void,
+  ): void {
     if (req.offsets.length === 0) return answer(0);
     const records = req.offsets.map((o) => offsetCommitRecord(req.groupId, o.topic, o.partition, o.offset));
     this.append(p, records, (appendError) => {
@@ -416,7 +499,7 @@ export class GroupCoordinator {
         });
         if (!p) return dead(code('NOT_COORDINATOR'));
         if (p.loading) return dead(code('COORDINATOR_LOAD_IN_PROGRESS'));
-        return p.groups.get(groupId)?.describe() ?? dead(0);
+        return (p.groups.get(groupId) ?? p.consumerGroups.get(groupId))?.describe() ?? dead(0);
       }),
     };
   }
@@ -426,8 +509,58 @@ export class GroupCoordinator {
       errorCode: 0,
       groups: this.groups()
         .filter((g) => g.state !== 'Dead')
-        .map((g) => ({ groupId: g.groupId, protocolType: g.protocolType ?? '', groupState: g.state })),
+        .map((g) => ({
+          groupId: g.groupId,
+          protocolType: g.protocolType ?? '',
+          groupState: g.state as string,
+        }))
+        .concat(
+          this.consumerGroups().map((g) => ({
+            groupId: g.groupId,
+            protocolType: 'consumer',
+            groupState: g.state,
+          })),
+        ),
     };
+  }
+
+  /**
+   * ConsumerGroupHeartbeat (GroupMetadataManager.consumerGroupHeartbeat / consumerGroupLeave): finds or creates the
+   * group. An empty classic group (e.g. one that only holds committed offsets) becomes a consumer group; a
+   * non-empty classic group is not converted online here (GROUP_ID_NOT_FOUND, as with the migration disabled).
+   */
+  private consumerGroupHeartbeat(
+    p: OffsetsPartition,
+    req: ConsumerGroupHeartbeatRequest,
+  ): ConsumerGroupHeartbeatResponse {
+    try {
+      validateHeartbeat(req, this.consumerConfig);
+    } catch (e) {
+      if (e instanceof HeartbeatError) return heartbeatErrorResponse(e.errorName, e.message);
+      throw e;
+    }
+    let group = p.consumerGroups.get(req.groupId);
+    if (!group) {
+      const classic = p.groups.get(req.groupId);
+      if (req.memberEpoch !== 0) {
+        // Kafka answers GROUP_ID_NOT_FOUND; kafkasim keeps no consumer group across a coordinator failover, so the
+        // member is told it is unknown and rejoins (see consumer-group.ts, "Left out").
+        return heartbeatErrorResponse(
+          'UNKNOWN_MEMBER_ID',
+          `Member ${req.memberId} is not a member of group ${req.groupId}.`,
+        );
+      }
+      if (classic && classic.members.size > 0)
+        return heartbeatErrorResponse('GROUP_ID_NOT_FOUND', `Group ${req.groupId} is not a consumer group`);
+      if (classic) {
+        classic.unload();
+        p.groups.delete(req.groupId);
+        this.broker.emit('group.converted', { group: req.groupId, from: 'classic', to: 'consumer' });
+      }
+      group = new ConsumerGroup(req.groupId, this.consumerGroupHost);
+      p.consumerGroups.set(req.groupId, group);
+    }
+    return group.heartbeat(req);
   }
 
   // ---- writes to __consumer_offsets ------------------------------------------------------------------------
@@ -455,8 +588,18 @@ export class GroupCoordinator {
   }
 }
 
+/** ConsumerGroup.validateOffsetCommit: a member commits at its current epoch (else STALE_MEMBER_EPOCH). */
+function consumerGroupCommitDecision(g: ConsumerGroup, req: OffsetCommitRequest): ErrorName | 'NONE' {
+  if (req.generationId < 0 && g.members.size === 0) return 'NONE';
+  const member = g.members.get(req.memberId);
+  if (!member) return 'UNKNOWN_MEMBER_ID';
+  return req.generationId === member.memberEpoch ? 'NONE' : 'STALE_MEMBER_EPOCH';
+}
+
 function errorResponse(req: GroupRequest, errorCode: number): unknown {
   switch (req.type) {
+    case 'ConsumerGroupHeartbeat':
+      return { ...heartbeatErrorResponse('NONE', null), errorCode };
     case 'JoinGroup':
       return {
         errorCode,

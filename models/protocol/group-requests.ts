@@ -2,6 +2,7 @@
 // FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch, DescribeGroups and
 // ListGroups RPCs (camelCased, trimmed to what the simulator uses). The consumer protocol's subscription and
 // assignment travel as structured values rather than bytes (ConsumerProtocolSubscription v2 fields).
+import type { ConsumerGroupHeartbeatRequest } from './consumer-group-heartbeat.ts';
 import type { TopicPartition } from './topic-partition.ts';
 
 /** ConsumerProtocolSubscription: what a member sends for each protocol (assignor) it supports. */
@@ -102,7 +103,10 @@ export interface LeaveGroupResponse {
 export interface OffsetCommitRequest {
   type: 'OffsetCommit';
   groupId: string;
-  /** -1 with memberId '' for a commit from outside the group (assign mode, admin). */
+  /**
+   * The classic generation, or a consumer-protocol member's epoch (v9+ GenerationIdOrMemberEpoch); -1 with
+   * memberId '' for a commit from outside the group (assign mode, admin).
+   */
   generationId: number;
   memberId: string;
   groupInstanceId: string | null;
@@ -168,7 +172,8 @@ export type GroupRequest =
   | OffsetCommitRequest
   | OffsetFetchRequest
   | DescribeGroupsRequest
-  | ListGroupsRequest;
+  | ListGroupsRequest
+  | ConsumerGroupHeartbeatRequest;
 
 export type GroupRequestType = GroupRequest['type'];
 
@@ -182,6 +187,7 @@ const GROUP_REQUEST_TYPES: ReadonlySet<string> = new Set<GroupRequestType>([
   'OffsetFetch',
   'DescribeGroups',
   'ListGroups',
+  'ConsumerGroupHeartbeat',
 ]);
 
 /** True for the requests a broker hands to its group coordinator. */

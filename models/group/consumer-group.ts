@@ -1,0 +1,673 @@
+// One consumer group on its coordinator, consumer protocol (KIP-848, `group.protocol=consumer`). There is no join
+// and sync phase: every member heartbeats (ConsumerGroupHeartbeat), and each heartbeat runs the coordinator's three
+// steps (Kafka's GroupMetadataManager.consumerGroupHeartbeat):
+//   1. update the member; a changed subscription, or a metadata image change of a subscribed topic (partitions
+//      added, topic deleted or created), bumps the GROUP epoch;
+//   2. when the group epoch is ahead of the assignment epoch, the server-side assignor computes a new target
+//      assignment for everyone (target-assignment.ts);
+//   3. the member reconciles towards its target (reconciliation.ts): revoke first, then get what others released.
+// Members are fenced (removed, group epoch bumped) when their session times out
+// (group.consumer.session.timeout.ms), when they sit on partitions to revoke longer than their rebalance timeout
+// (max.poll.interval.ms), or when they leave. Heartbeats with a wrong member epoch get FENCED_MEMBER_EPOCH,
+// unknown members UNKNOWN_MEMBER_ID; the client then gives up its partitions and rejoins with epoch 0.
+// Static members (group.instance.id) that leave with epoch -2 keep their partitions until their session expires,
+// and get them back, with no new epoch, when they rejoin in time.
+// Left out: writing the group's records to __consumer_offsets (state lives in memory: a coordinator failover makes
+// members rejoin); regex subscriptions; rack-aware assignment; classic-protocol members inside a consumer group.
+// Facts: apache/kafka group-coordinator/.../GroupMetadataManager (consumerGroupHeartbeat, consumerGroupLeave,
+// consumerGroupFenceMember, throwIfConsumerGroupMemberEpochIsInvalid, scheduleConsumerGroup*Timeout,
+// onNewMetadataImage), modern/consumer/ConsumerGroup (state, currentPartitionEpoch), KIP-848.
+
+import type { MetadataImage } from '../metadata/index.ts';
+import {
+  type ConsumerGroupHeartbeatRequest,
+  type ConsumerGroupHeartbeatResponse,
+  type ConsumerGroupHeartbeatTopicPartitions,
+  type DescribedGroup,
+  type ErrorName,
+  Errors,
+  LEAVE_GROUP_MEMBER_EPOCH,
+  LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+} from '../protocol/index.ts';
+import type { Timer } from '../sim/index.ts';
+import type { ConsumerGroupConfig } from './consumer-group-config.ts';
+import {
+  type ConsumerGroupMember,
+  isReconciledTo,
+  newConsumerGroupMember,
+  sameTopicNames,
+} from './consumer-group-member.ts';
+import { reconcile } from './reconciliation.ts';
+import {
+  assignmentEquals,
+  EMPTY_ASSIGNMENT,
+  type PartitionAssignment,
+  partitionsOf,
+  serverAssignors,
+} from './server-assignors/index.ts';
+import { buildTargetAssignment, type TopicMetadata } from './target-assignment.ts';
+
+export type ConsumerGroupState = 'Empty' | 'Assigning' | 'Reconciling' | 'Stable' | 'Dead';
+
+/** What a consumer group needs from the coordinator that hosts it. */
+export interface ConsumerGroupHost {
+  readonly consumerConfig: ConsumerGroupConfig;
+  now(): number;
+  /** A timer that dies with the broker's incarnation. */
+  schedule(delay: number, fn: () => void, label: string): Timer;
+  emit(kind: string, fields: Record<string, unknown>): void;
+  /** A new member id (a UUID, as Uuid.randomUuid). */
+  newMemberId(): string;
+  /** The coordinator broker's metadata image now. */
+  image(): MetadataImage;
+}
+
+/** An error a heartbeat answers with (Kafka throws ApiExceptions; the service maps them to the response). */
+export class HeartbeatError extends Error {
+  constructor(
+    readonly errorName: ErrorName,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const fail = (name: ErrorName, message: string): never => {
+  throw new HeartbeatError(name, message);
+};
+
+/** ConsumerGroupHeartbeat request checks (throwIfConsumerGroupHeartbeatRequestIsInvalid). */
+export function validateHeartbeat(req: ConsumerGroupHeartbeatRequest, config: ConsumerGroupConfig): void {
+  const blank = (v: string | null) => v !== null && v.trim() === '';
+  if (blank(req.groupId)) fail('INVALID_REQUEST', "GroupId can't be empty.");
+  if (blank(req.instanceId)) fail('INVALID_REQUEST', "InstanceId can't be empty.");
+  if (blank(req.rackId)) fail('INVALID_REQUEST', "RackId can't be empty.");
+  if (req.subscribedTopicRegex !== null)
+    fail('INVALID_REQUEST', 'SubscribedTopicRegex is not supported yet.');
+  if (req.memberEpoch > 0 || req.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH) {
+    if (blank(req.memberId) || req.memberId === '') fail('INVALID_REQUEST', "MemberId can't be empty.");
+  } else if (req.memberEpoch === 0) {
+    if (req.rebalanceTimeoutMs === -1)
+      fail('INVALID_REQUEST', 'RebalanceTimeoutMs must be provided in first request.');
+    if (req.topicPartitions === null || req.topicPartitions.length > 0)
+      fail('INVALID_REQUEST', 'TopicPartitions must be empty when (re-)joining.');
+    if (req.subscribedTopicNames === null || req.subscribedTopicNames.length === 0)
+      fail('INVALID_REQUEST', 'SubscribedTopicNames must be set in first request.');
+  } else if (req.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+    if (req.memberId === '') fail('INVALID_REQUEST', "MemberId can't be empty.");
+    if (req.instanceId === null) fail('INVALID_REQUEST', "InstanceId can't be null.");
+  } else fail('INVALID_REQUEST', 'MemberEpoch is invalid.');
+  if (req.serverAssignor !== null && !config['group.consumer.assignors'].includes(req.serverAssignor))
+    fail(
+      'UNSUPPORTED_ASSIGNOR',
+      `ServerAssignor ${req.serverAssignor} is not supported. Supported assignors: ${config['group.consumer.assignors'].join(', ')}.`,
+    );
+}
+
+/** The error response a heartbeat gets (every field at its default but the error). */
+export function heartbeatErrorResponse(
+  errorName: ErrorName,
+  message: string | null,
+): ConsumerGroupHeartbeatResponse {
+  return {
+    throttleTimeMs: 0,
+    errorCode: Errors[errorName].code,
+    errorMessage: message,
+    memberId: null,
+    memberEpoch: 0,
+    heartbeatIntervalMs: 0,
+    assignment: null,
+  };
+}
+
+/** Whether every partition `owned` names is in `assigned` (GroupMetadataManager.isSubset). */
+function isSubset(
+  owned: readonly ConsumerGroupHeartbeatTopicPartitions[] | null,
+  assigned: PartitionAssignment,
+): boolean {
+  if (owned === null) return false;
+  return owned.every((tp) => {
+    const mine = assigned[tp.topicId];
+    return tp.partitions.every((p) => mine?.includes(p) ?? false);
+  });
+}
+
+const toTopicPartitions = (a: PartitionAssignment): ConsumerGroupHeartbeatTopicPartitions[] =>
+  Object.keys(a).map((topicId) => ({ topicId, partitions: [...a[topicId]!] }));
+
+export class ConsumerGroup {
+  groupEpoch = 0;
+  assignmentEpoch = 0;
+  readonly members = new Map<string, ConsumerGroupMember>();
+  /** instanceId → memberId of static members. */
+  readonly staticMembers = new Map<string, string>();
+  readonly targetAssignment = new Map<string, PartitionAssignment>();
+  /** Subscribed topic name → id and partition count, as of the last refresh. */
+  subscriptionMetadata: Readonly<Record<string, TopicMetadata>> = {};
+  /** `topicId:partition` → epoch of the member holding it (assigned or pending revocation). */
+  private readonly partitionEpochs = new Map<string, number>();
+  /** A metadata image change touched a subscribed topic (ModernGroup.requestMetadataRefresh). */
+  private metadataRefreshNeeded = true;
+  private readonly sessionTimers = new Map<string, Timer>();
+  private readonly rebalanceTimers = new Map<string, Timer>();
+  private lastState: ConsumerGroupState = 'Empty';
+  private dead = false;
+
+  constructor(
+    readonly groupId: string,
+    private readonly host: ConsumerGroupHost,
+  ) {}
+
+  /** ConsumerGroup.maybeUpdateGroupState, computed. */
+  get state(): ConsumerGroupState {
+    if (this.dead) return 'Dead';
+    if (this.members.size === 0) return 'Empty';
+    if (this.groupEpoch > this.assignmentEpoch) return 'Assigning';
+    for (const m of this.members.values()) if (!isReconciledTo(m, this.assignmentEpoch)) return 'Reconciling';
+    return 'Stable';
+  }
+
+  /** The epoch of the member holding a partition, -1 when free (ConsumerGroup.currentPartitionEpoch). */
+  currentPartitionEpoch(topicId: string, partition: number): number {
+    return this.partitionEpochs.get(`${topicId}:${partition}`) ?? -1;
+  }
+
+  /** Subscribed topic names of all members, each once. */
+  subscribedTopicNames(): Set<string> {
+    const out = new Set<string>();
+    for (const m of this.members.values()) for (const t of m.subscribedTopicNames) out.add(t);
+    return out;
+  }
+
+  /** The coordinator's image changed these topics (by name): the next heartbeat refreshes the metadata. */
+  onTopicsChanged(topics: Iterable<string>): void {
+    const subscribed = this.subscribedTopicNames();
+    for (const t of topics)
+      if (subscribed.has(t)) {
+        this.metadataRefreshNeeded = true;
+        this.emit('group.consumer.metadata-refresh-requested', { topic: t });
+        return;
+      }
+  }
+
+  private emit(kind: string, fields: Record<string, unknown> = {}): void {
+    this.host.emit(kind, { group: this.groupId, ...fields });
+  }
+
+  private noteState(): void {
+    const now = this.state;
+    if (now === this.lastState) return;
+    this.emit('group.state', {
+      from: this.lastState,
+      to: now,
+      groupEpoch: this.groupEpoch,
+      assignmentEpoch: this.assignmentEpoch,
+      members: this.members.size,
+    });
+    this.lastState = now;
+  }
+
+  // ---- ConsumerGroupHeartbeat --------------------------------------------------------------------------------
+
+  /** Answers one heartbeat (the request is already validated). Errors come back as error responses. */
+  heartbeat(req: ConsumerGroupHeartbeatRequest): ConsumerGroupHeartbeatResponse {
+    try {
+      const response =
+        req.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH || req.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH
+          ? this.leave(req)
+          : this.join(req);
+      this.noteState();
+      return response;
+    } catch (e) {
+      if (!(e instanceof HeartbeatError)) throw e;
+      this.noteState();
+      return heartbeatErrorResponse(e.errorName, e.message);
+    }
+  }
+
+  private join(req: ConsumerGroupHeartbeatRequest): ConsumerGroupHeartbeatResponse {
+    const cfg = this.host.consumerConfig;
+    const joining = req.memberEpoch === 0;
+    const maxSize = cfg['group.consumer.max.size'];
+    if (this.members.size >= maxSize && (req.memberId === '' || !this.members.has(req.memberId)))
+      fail(
+        'GROUP_MAX_SIZE_REACHED',
+        `The consumer group has reached its maximum capacity of ${maxSize} members.`,
+      );
+    const memberId = req.memberId === '' ? this.host.newMemberId() : req.memberId;
+    const member =
+      req.instanceId === null
+        ? this.dynamicMember(memberId, req, joining)
+        : this.staticMember(memberId, req.instanceId, req, joining);
+
+    // 1. The member's new description; a changed subscription bumps the group epoch.
+    let updated: ConsumerGroupMember = {
+      ...member,
+      instanceId: req.instanceId ?? member.instanceId,
+      rackId: req.rackId ?? member.rackId,
+      rebalanceTimeoutMs: req.rebalanceTimeoutMs !== -1 ? req.rebalanceTimeoutMs : member.rebalanceTimeoutMs,
+      serverAssignor: req.serverAssignor ?? member.serverAssignor,
+      subscribedTopicNames:
+        req.subscribedTopicNames !== null
+          ? [...new Set(req.subscribedTopicNames)].sort()
+          : member.subscribedTopicNames,
+      clientId: req.clientId,
+      clientHost: req.clientHost,
+    };
+    let bump = !sameTopicNames(member.subscribedTopicNames, updated.subscribedTopicNames);
+    let groupEpoch = this.groupEpoch;
+    const replaced = this.replacedStaticMember(updated);
+    const others = [...this.members.values()].filter(
+      (m) => m.memberId !== memberId && m.memberId !== replaced,
+    );
+    const topicNames = new Set(updated.subscribedTopicNames);
+    for (const m of others) for (const t of m.subscribedTopicNames) topicNames.add(t);
+    const homogeneous = others.every((m) =>
+      sameTopicNames(m.subscribedTopicNames, updated.subscribedTopicNames),
+    );
+    if (bump || this.metadataRefreshNeeded) {
+      const metadata = subscriptionMetadataOf(topicNames, this.host.image());
+      if (!sameMetadata(metadata, this.subscriptionMetadata)) {
+        bump = true;
+        this.subscriptionMetadata = metadata;
+      }
+      if (bump) {
+        groupEpoch += 1;
+        this.emit('group.consumer.epoch-bumped', {
+          groupEpoch,
+          reason:
+            this.metadataRefreshNeeded &&
+            sameTopicNames(member.subscribedTopicNames, updated.subscribedTopicNames)
+              ? 'metadata'
+              : `member ${memberId} subscription`,
+        });
+      }
+      this.metadataRefreshNeeded = false;
+      this.groupEpoch = groupEpoch;
+    }
+    if (replaced !== undefined) this.replaceStaticMember(replaced, updated);
+
+    // 2. A new target assignment when the group epoch moved ahead of it.
+    let target: PartitionAssignment;
+    if (groupEpoch > this.assignmentEpoch) {
+      const preferred = this.preferredAssignor(member, updated) ?? cfg['group.consumer.assignors'][0]!;
+      const next = buildTargetAssignment({
+        assignor: serverAssignors[preferred]!,
+        members: this.members,
+        updated: new Map([[memberId, updated]]),
+        staticMembers: this.staticMembers,
+        targetAssignment: this.targetAssignment,
+        subscriptionMetadata: this.subscriptionMetadata,
+        homogeneous,
+      });
+      this.targetAssignment.clear();
+      for (const [id, a] of next) this.targetAssignment.set(id, a);
+      this.assignmentEpoch = groupEpoch;
+      this.emit('group.consumer.target-assignment', {
+        assignmentEpoch: groupEpoch,
+        assignor: preferred,
+        members: next.size,
+      });
+      target = next.get(memberId) ?? EMPTY_ASSIGNMENT;
+    } else {
+      target = this.targetAssignment.get(memberId) ?? EMPTY_ASSIGNMENT;
+    }
+
+    // 3. Reconcile the member towards its target.
+    if (!isReconciledTo(updated, this.assignmentEpoch)) {
+      const next = reconcile(updated, {
+        targetAssignmentEpoch: this.assignmentEpoch,
+        targetAssignment: target,
+        currentPartitionEpoch: (t, p) => this.currentPartitionEpoch(t, p),
+        ownedTopicPartitions: req.topicPartitions,
+      });
+      if (next !== updated) {
+        if (next.state === 'UNREVOKED_PARTITIONS') this.scheduleRebalanceTimeout(next);
+        else this.cancelTimer(this.rebalanceTimers, memberId);
+        updated = next;
+      }
+    }
+    this.updateMember(updated);
+    if (member.memberEpoch !== updated.memberEpoch || member.state !== updated.state)
+      this.emit('group.consumer.member-epoch', {
+        memberId,
+        memberEpoch: updated.memberEpoch,
+        state: updated.state,
+        assigned: countPartitions(updated.assignedPartitions),
+        revoking: countPartitions(updated.partitionsPendingRevocation),
+      });
+    this.scheduleSessionTimeout(memberId);
+
+    const full =
+      joining ||
+      (req.rebalanceTimeoutMs !== -1 && req.subscribedTopicNames !== null && req.topicPartitions !== null);
+    return {
+      throttleTimeMs: 0,
+      errorCode: 0,
+      errorMessage: null,
+      memberId,
+      memberEpoch: updated.memberEpoch,
+      heartbeatIntervalMs: cfg['group.consumer.heartbeat.interval.ms'],
+      assignment:
+        full || !assignmentEquals(member.assignedPartitions, updated.assignedPartitions)
+          ? { topicPartitions: toTopicPartitions(updated.assignedPartitions) }
+          : null,
+    };
+  }
+
+  private dynamicMember(
+    memberId: string,
+    req: ConsumerGroupHeartbeatRequest,
+    joining: boolean,
+  ): ConsumerGroupMember {
+    const existing = this.members.get(memberId);
+    if (!existing) {
+      if (!joining) fail('UNKNOWN_MEMBER_ID', `Member ${memberId} is not a member of group ${this.groupId}.`);
+      this.emit('group.member-added', { memberId, clientId: req.clientId, protocol: 'consumer' });
+      return newConsumerGroupMember(memberId);
+    }
+    this.checkMemberEpoch(existing, req);
+    return existing;
+  }
+
+  private staticMember(
+    memberId: string,
+    instanceId: string,
+    req: ConsumerGroupHeartbeatRequest,
+    joining: boolean,
+  ): ConsumerGroupMember {
+    const existingId = this.staticMembers.get(instanceId);
+    const existing = existingId === undefined ? undefined : this.members.get(existingId);
+    if (joining) {
+      if (!existing) {
+        this.emit('group.member-added', {
+          memberId,
+          clientId: req.clientId,
+          instanceId,
+          protocol: 'consumer',
+        });
+        return this.members.get(memberId) ?? newConsumerGroupMember(memberId);
+      }
+      if (existing.memberEpoch !== LEAVE_GROUP_STATIC_MEMBER_EPOCH)
+        fail(
+          'UNRELEASED_INSTANCE_ID',
+          `Static member ${memberId} with instance id ${instanceId} cannot join the group because the instance id is owned by ${existing.memberId} member.`,
+        );
+      // The rejoining incarnation takes over what the former one held, at epoch 0.
+      this.emit('group.consumer.static-member-rejoined', {
+        memberId,
+        instanceId,
+        replaced: existing.memberId,
+      });
+      return { ...existing, memberId, memberEpoch: 0, previousMemberEpoch: 0 };
+    }
+    if (!existing) fail('UNKNOWN_MEMBER_ID', `Instance id ${instanceId} is unknown.`);
+    if (existing!.memberId !== memberId)
+      fail(
+        'FENCED_INSTANCE_ID',
+        `Static member ${memberId} with instance id ${instanceId} was fenced by member ${existing!.memberId}.`,
+      );
+    this.checkMemberEpoch(existing!, req);
+    return existing!;
+  }
+
+  /** throwIfConsumerGroupMemberEpochIsInvalid: only the current epoch, or the previous one after a lost response. */
+  private checkMemberEpoch(member: ConsumerGroupMember, req: ConsumerGroupHeartbeatRequest): void {
+    const received = req.memberEpoch;
+    // A fenced member rejoins with epoch 0 under its old id; KAFKA-19233 lets it in whatever epoch it had.
+    if (received === 0) return;
+    if (received > member.memberEpoch)
+      fail(
+        'FENCED_MEMBER_EPOCH',
+        `The consumer group member has a greater member epoch (${received}) than the one known by the group coordinator (${member.memberEpoch}). The member must abandon all its partitions and rejoin.`,
+      );
+    if (
+      received < member.memberEpoch &&
+      (received !== member.previousMemberEpoch || !isSubset(req.topicPartitions, member.assignedPartitions))
+    )
+      fail(
+        'FENCED_MEMBER_EPOCH',
+        `The consumer group member has a smaller member epoch (${received}) than the one known by the group coordinator (${member.memberEpoch}). The member must abandon all its partitions and rejoin.`,
+      );
+  }
+
+  /** The former incarnation a rejoining static member replaces, if any. */
+  private replacedStaticMember(updated: ConsumerGroupMember): string | undefined {
+    if (updated.instanceId === null) return undefined;
+    const previous = this.staticMembers.get(updated.instanceId);
+    return previous !== undefined && previous !== updated.memberId ? previous : undefined;
+  }
+
+  private replaceStaticMember(previousId: string, updated: ConsumerGroupMember): void {
+    const previous = this.members.get(previousId);
+    const target = this.targetAssignment.get(previousId);
+    if (previous) this.removeMemberState(previous);
+    if (target) this.targetAssignment.set(updated.memberId, target);
+    this.targetAssignment.delete(previousId);
+  }
+
+  /** ConsumerGroup.computePreferredServerAssignor: the assignor most members name (ties: by name). */
+  private preferredAssignor(old: ConsumerGroupMember, updated: ConsumerGroupMember): string | undefined {
+    const counts = new Map<string, number>();
+    for (const m of this.members.values()) {
+      if (m.memberId === old.memberId || m.serverAssignor === null) continue;
+      counts.set(m.serverAssignor, (counts.get(m.serverAssignor) ?? 0) + 1);
+    }
+    if (updated.serverAssignor !== null)
+      counts.set(updated.serverAssignor, (counts.get(updated.serverAssignor) ?? 0) + 1);
+    let best: string | undefined;
+    for (const [name, n] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
+      if (best === undefined || n > counts.get(best)!) best = name;
+    return best;
+  }
+
+  // ---- leaving and fencing ------------------------------------------------------------------------------------
+
+  private leave(req: ConsumerGroupHeartbeatRequest): ConsumerGroupHeartbeatResponse {
+    const response = (memberEpoch: number): ConsumerGroupHeartbeatResponse => ({
+      throttleTimeMs: 0,
+      errorCode: 0,
+      errorMessage: null,
+      memberId: req.memberId,
+      memberEpoch,
+      heartbeatIntervalMs: 0,
+      assignment: null,
+    });
+    if (req.instanceId === null) {
+      const member = this.members.get(req.memberId);
+      if (!member)
+        fail('UNKNOWN_MEMBER_ID', `Member ${req.memberId} is not a member of group ${this.groupId}.`);
+      this.fenceMember(member!, 'the member left the group');
+      return response(req.memberEpoch);
+    }
+    const id = this.staticMembers.get(req.instanceId);
+    const member = id === undefined ? undefined : this.members.get(id);
+    if (!member) fail('UNKNOWN_MEMBER_ID', `Instance id ${req.instanceId} is unknown.`);
+    if (member!.memberId !== req.memberId)
+      fail(
+        'FENCED_INSTANCE_ID',
+        `Static member ${req.memberId} with instance id ${req.instanceId} was fenced by member ${member!.memberId}.`,
+      );
+    if (req.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
+      // Temporarily gone: its partitions stay assigned to it (nobody else gets them) until it rejoins or its
+      // session expires (consumerGroupStaticMemberGroupLeave).
+      this.updateMember({
+        ...member!,
+        memberEpoch: LEAVE_GROUP_STATIC_MEMBER_EPOCH,
+        partitionsPendingRevocation: EMPTY_ASSIGNMENT,
+      });
+      this.emit('group.consumer.static-member-left', {
+        memberId: member!.memberId,
+        instanceId: req.instanceId,
+      });
+      return response(LEAVE_GROUP_STATIC_MEMBER_EPOCH);
+    }
+    this.fenceMember(member!, 'the static member left the group');
+    return response(req.memberEpoch);
+  }
+
+  /** consumerGroupFenceMember: the member is removed and the group epoch bumped. */
+  fenceMember(member: ConsumerGroupMember, reason: string): void {
+    if (this.members.get(member.memberId) !== member) return;
+    this.removeMemberState(member);
+    this.targetAssignment.delete(member.memberId);
+    const metadata = subscriptionMetadataOf(this.subscribedTopicNames(), this.host.image());
+    if (!sameMetadata(metadata, this.subscriptionMetadata)) this.subscriptionMetadata = metadata;
+    this.groupEpoch += 1;
+    this.emit('group.member-removed', { memberId: member.memberId, reason, groupEpoch: this.groupEpoch });
+    this.noteState();
+  }
+
+  private scheduleSessionTimeout(memberId: string): void {
+    this.cancelTimer(this.sessionTimers, memberId);
+    const timeout = this.host.consumerConfig['group.consumer.session.timeout.ms'];
+    this.sessionTimers.set(
+      memberId,
+      this.host.schedule(
+        timeout,
+        () => {
+          this.sessionTimers.delete(memberId);
+          const m = this.members.get(memberId);
+          if (!m) return;
+          this.emit('group.member-expired', { memberId, sessionTimeoutMs: timeout });
+          this.fenceMember(m, 'the member session expired');
+        },
+        'group.consumer.session-expiry',
+      ),
+    );
+  }
+
+  /** A member that does not revoke within its rebalance timeout is fenced (scheduleConsumerGroupRebalanceTimeout). */
+  private scheduleRebalanceTimeout(member: ConsumerGroupMember): void {
+    const { memberId, memberEpoch, rebalanceTimeoutMs } = member;
+    this.cancelTimer(this.rebalanceTimers, memberId);
+    this.rebalanceTimers.set(
+      memberId,
+      this.host.schedule(
+        rebalanceTimeoutMs,
+        () => {
+          this.rebalanceTimers.delete(memberId);
+          const m = this.members.get(memberId);
+          if (!m || m.memberEpoch !== memberEpoch) return;
+          this.fenceMember(
+            m,
+            `it failed to transition from epoch ${memberEpoch} within ${rebalanceTimeoutMs}ms`,
+          );
+        },
+        'group.consumer.rebalance-timeout',
+      ),
+    );
+  }
+
+  private cancelTimer(timers: Map<string, Timer>, memberId: string): void {
+    timers.get(memberId)?.cancel();
+    timers.delete(memberId);
+  }
+
+  // ---- member bookkeeping -------------------------------------------------------------------------------------
+
+  /** ConsumerGroup.updateMember: partition epochs follow the member's assignment. */
+  private updateMember(updated: ConsumerGroupMember): void {
+    const old = this.members.get(updated.memberId);
+    if (old) this.removePartitionEpochs(old);
+    this.members.set(updated.memberId, updated);
+    this.addPartitionEpochs(updated.assignedPartitions, updated.memberEpoch, updated.memberId);
+    this.addPartitionEpochs(updated.partitionsPendingRevocation, updated.memberEpoch, updated.memberId);
+    if (updated.instanceId !== null) this.staticMembers.set(updated.instanceId, updated.memberId);
+  }
+
+  private removeMemberState(member: ConsumerGroupMember): void {
+    this.removePartitionEpochs(member);
+    this.members.delete(member.memberId);
+    if (member.instanceId !== null && this.staticMembers.get(member.instanceId) === member.memberId)
+      this.staticMembers.delete(member.instanceId);
+    this.cancelTimer(this.sessionTimers, member.memberId);
+    this.cancelTimer(this.rebalanceTimers, member.memberId);
+  }
+
+  private removePartitionEpochs(m: ConsumerGroupMember): void {
+    for (const a of [m.assignedPartitions, m.partitionsPendingRevocation])
+      for (const [t, p] of partitionsOf(a)) {
+        const key = `${t}:${p}`;
+        if (this.partitionEpochs.get(key) !== m.memberEpoch)
+          throw new Error(
+            `Cannot remove the epoch ${m.memberEpoch} from ${key} because the partition is still owned at a different epoch ${this.partitionEpochs.get(key)}`,
+          );
+        this.partitionEpochs.delete(key);
+      }
+  }
+
+  private addPartitionEpochs(a: PartitionAssignment, epoch: number, memberId: string): void {
+    for (const [t, p] of partitionsOf(a)) {
+      const key = `${t}:${p}`;
+      const prev = this.partitionEpochs.get(key);
+      if (prev !== undefined)
+        throw new Error(
+          `Cannot set the epoch of ${key} to ${epoch} for ${memberId} because the partition is still owned at epoch ${prev}`,
+        );
+      this.partitionEpochs.set(key, epoch);
+    }
+  }
+
+  // ---- views and lifecycle ------------------------------------------------------------------------------------
+
+  /** DescribeGroups' view of a consumer-protocol group: members with what they own now. */
+  describe(): DescribedGroup {
+    const names = this.host.image().topicNamesById;
+    return {
+      errorCode: 0,
+      groupId: this.groupId,
+      groupState: this.state,
+      protocolType: 'consumer',
+      protocolData: '',
+      members: [...this.members.values()].map((m) => ({
+        memberId: m.memberId,
+        groupInstanceId: m.instanceId,
+        clientId: m.clientId,
+        clientHost: m.clientHost,
+        metadata: { topics: [...m.subscribedTopicNames], ownedPartitions: [], generation: m.memberEpoch },
+        assignment: [...partitionsOf(m.assignedPartitions)].map(([t, partition]) => ({
+          topic: names[t] ?? t,
+          partition,
+        })),
+      })),
+    };
+  }
+
+  /** The coordinator lost the group's partition: timers stop, the state is dropped. */
+  unload(): void {
+    for (const t of this.sessionTimers.values()) t.cancel();
+    for (const t of this.rebalanceTimers.values()) t.cancel();
+    this.sessionTimers.clear();
+    this.rebalanceTimers.clear();
+    this.dead = true;
+  }
+}
+
+function countPartitions(a: PartitionAssignment): number {
+  let n = 0;
+  for (const t in a) n += a[t]!.length;
+  return n;
+}
+
+/** ConsumerGroup.computeSubscriptionMetadata: the subscribed topics that exist, with id and partition count. */
+export function subscriptionMetadataOf(
+  topicNames: Iterable<string>,
+  image: MetadataImage,
+): Record<string, TopicMetadata> {
+  const out: Record<string, TopicMetadata> = {};
+  for (const name of [...topicNames].sort()) {
+    const topic = image.topics[name];
+    if (topic) out[name] = { topicId: topic.topicId, numPartitions: topic.partitions.length };
+  }
+  return out;
+}
+
+function sameMetadata(
+  a: Readonly<Record<string, TopicMetadata>>,
+  b: Readonly<Record<string, TopicMetadata>>,
+): boolean {
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => b[k]?.topicId === a[k]!.topicId && b[k]?.numPartitions === a[k]!.numPartitions);
+}
