@@ -24,19 +24,19 @@ import {
   type ConsumerGroupHeartbeatResponse,
   type ConsumerGroupHeartbeatTopicPartitions,
   type DescribedGroup,
-  type ErrorName,
-  Errors,
   LEAVE_GROUP_MEMBER_EPOCH,
   LEAVE_GROUP_STATIC_MEMBER_EPOCH,
 } from '../protocol/index.ts';
 import type { Timer } from '../sim/index.ts';
 import type { ConsumerGroupConfig } from './consumer-group-config.ts';
+import { fail, HeartbeatError, heartbeatErrorResponse } from './consumer-group-heartbeat.ts';
 import {
   type ConsumerGroupMember,
   isReconciledTo,
   newConsumerGroupMember,
   sameTopicNames,
 } from './consumer-group-member.ts';
+import { PartitionEpochs } from './partition-epochs.ts';
 import { reconcile } from './reconciliation.ts';
 import {
   assignmentEquals,
@@ -60,64 +60,6 @@ export interface ConsumerGroupHost {
   newMemberId(): string;
   /** The coordinator broker's metadata image now. */
   image(): MetadataImage;
-}
-
-/** An error a heartbeat answers with (Kafka throws ApiExceptions; the service maps them to the response). */
-export class HeartbeatError extends Error {
-  constructor(
-    readonly errorName: ErrorName,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const fail = (name: ErrorName, message: string): never => {
-  throw new HeartbeatError(name, message);
-};
-
-/** ConsumerGroupHeartbeat request checks (throwIfConsumerGroupHeartbeatRequestIsInvalid). */
-export function validateHeartbeat(req: ConsumerGroupHeartbeatRequest, config: ConsumerGroupConfig): void {
-  const blank = (v: string | null) => v !== null && v.trim() === '';
-  if (blank(req.groupId)) fail('INVALID_REQUEST', "GroupId can't be empty.");
-  if (blank(req.instanceId)) fail('INVALID_REQUEST', "InstanceId can't be empty.");
-  if (blank(req.rackId)) fail('INVALID_REQUEST', "RackId can't be empty.");
-  if (req.subscribedTopicRegex !== null)
-    fail('INVALID_REQUEST', 'SubscribedTopicRegex is not supported yet.');
-  if (req.memberEpoch > 0 || req.memberEpoch === LEAVE_GROUP_MEMBER_EPOCH) {
-    if (blank(req.memberId) || req.memberId === '') fail('INVALID_REQUEST', "MemberId can't be empty.");
-  } else if (req.memberEpoch === 0) {
-    if (req.rebalanceTimeoutMs === -1)
-      fail('INVALID_REQUEST', 'RebalanceTimeoutMs must be provided in first request.');
-    if (req.topicPartitions === null || req.topicPartitions.length > 0)
-      fail('INVALID_REQUEST', 'TopicPartitions must be empty when (re-)joining.');
-    if (req.subscribedTopicNames === null || req.subscribedTopicNames.length === 0)
-      fail('INVALID_REQUEST', 'SubscribedTopicNames must be set in first request.');
-  } else if (req.memberEpoch === LEAVE_GROUP_STATIC_MEMBER_EPOCH) {
-    if (req.memberId === '') fail('INVALID_REQUEST', "MemberId can't be empty.");
-    if (req.instanceId === null) fail('INVALID_REQUEST', "InstanceId can't be null.");
-  } else fail('INVALID_REQUEST', 'MemberEpoch is invalid.');
-  if (req.serverAssignor !== null && !config['group.consumer.assignors'].includes(req.serverAssignor))
-    fail(
-      'UNSUPPORTED_ASSIGNOR',
-      `ServerAssignor ${req.serverAssignor} is not supported. Supported assignors: ${config['group.consumer.assignors'].join(', ')}.`,
-    );
-}
-
-/** The error response a heartbeat gets (every field at its default but the error). */
-export function heartbeatErrorResponse(
-  errorName: ErrorName,
-  message: string | null,
-): ConsumerGroupHeartbeatResponse {
-  return {
-    throttleTimeMs: 0,
-    errorCode: Errors[errorName].code,
-    errorMessage: message,
-    memberId: null,
-    memberEpoch: 0,
-    heartbeatIntervalMs: 0,
-    assignment: null,
-  };
 }
 
 /** Whether every partition `owned` names is in `assigned` (GroupMetadataManager.isSubset). */
@@ -145,7 +87,7 @@ export class ConsumerGroup {
   /** Subscribed topic name → id and partition count, as of the last refresh. */
   subscriptionMetadata: Readonly<Record<string, TopicMetadata>> = {};
   /** `topicId:partition` → epoch of the member holding it (assigned or pending revocation). */
-  private readonly partitionEpochs = new Map<string, number>();
+  private readonly partitionEpochs = new PartitionEpochs();
   /** A metadata image change touched a subscribed topic (ModernGroup.requestMetadataRefresh). */
   private metadataRefreshNeeded = true;
   private readonly sessionTimers = new Map<string, Timer>();
@@ -169,7 +111,7 @@ export class ConsumerGroup {
 
   /** The epoch of the member holding a partition, -1 when free (ConsumerGroup.currentPartitionEpoch). */
   currentPartitionEpoch(topicId: string, partition: number): number {
-    return this.partitionEpochs.get(`${topicId}:${partition}`) ?? -1;
+    return this.partitionEpochs.epochOf(topicId, partition);
   }
 
   /** Subscribed topic names of all members, each once. */
@@ -569,44 +511,19 @@ export class ConsumerGroup {
   /** ConsumerGroup.updateMember: partition epochs follow the member's assignment. */
   private updateMember(updated: ConsumerGroupMember): void {
     const old = this.members.get(updated.memberId);
-    if (old) this.removePartitionEpochs(old);
+    if (old) this.partitionEpochs.removeMember(old);
     this.members.set(updated.memberId, updated);
-    this.addPartitionEpochs(updated.assignedPartitions, updated.memberEpoch, updated.memberId);
-    this.addPartitionEpochs(updated.partitionsPendingRevocation, updated.memberEpoch, updated.memberId);
+    this.partitionEpochs.addMember(updated);
     if (updated.instanceId !== null) this.staticMembers.set(updated.instanceId, updated.memberId);
   }
 
   private removeMemberState(member: ConsumerGroupMember): void {
-    this.removePartitionEpochs(member);
+    this.partitionEpochs.removeMember(member);
     this.members.delete(member.memberId);
     if (member.instanceId !== null && this.staticMembers.get(member.instanceId) === member.memberId)
       this.staticMembers.delete(member.instanceId);
     this.cancelTimer(this.sessionTimers, member.memberId);
     this.cancelTimer(this.rebalanceTimers, member.memberId);
-  }
-
-  private removePartitionEpochs(m: ConsumerGroupMember): void {
-    for (const a of [m.assignedPartitions, m.partitionsPendingRevocation])
-      for (const [t, p] of partitionsOf(a)) {
-        const key = `${t}:${p}`;
-        if (this.partitionEpochs.get(key) !== m.memberEpoch)
-          throw new Error(
-            `Cannot remove the epoch ${m.memberEpoch} from ${key} because the partition is still owned at a different epoch ${this.partitionEpochs.get(key)}`,
-          );
-        this.partitionEpochs.delete(key);
-      }
-  }
-
-  private addPartitionEpochs(a: PartitionAssignment, epoch: number, memberId: string): void {
-    for (const [t, p] of partitionsOf(a)) {
-      const key = `${t}:${p}`;
-      const prev = this.partitionEpochs.get(key);
-      if (prev !== undefined)
-        throw new Error(
-          `Cannot set the epoch of ${key} to ${epoch} for ${memberId} because the partition is still owned at epoch ${prev}`,
-        );
-      this.partitionEpochs.set(key, epoch);
-    }
   }
 
   // ---- views and lifecycle ------------------------------------------------------------------------------------

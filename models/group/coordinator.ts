@@ -32,14 +32,9 @@ import type { RandomStream, Timer } from '../sim/index.ts';
 import type { PartitionLog, ProducerBatchData, RecordData, StorageMode } from '../storage/index.ts';
 import { ClassicGroup, type GroupHost } from './classic-group.ts';
 import { type GroupCoordinatorConfig, groupCoordinatorConfig } from './config.ts';
-import {
-  ConsumerGroup,
-  type ConsumerGroupHost,
-  HeartbeatError,
-  heartbeatErrorResponse,
-  validateHeartbeat,
-} from './consumer-group.ts';
+import { ConsumerGroup, type ConsumerGroupHost } from './consumer-group.ts';
 import { type ConsumerGroupConfig, consumerGroupConfig } from './consumer-group-config.ts';
+import { HeartbeatError, heartbeatErrorResponse, validateHeartbeat } from './consumer-group-heartbeat.ts';
 import { offsetCommitDecision } from './group-state.ts';
 import {
   groupMetadataRecord,

@@ -18,10 +18,7 @@ export {
   ConsumerGroup,
   type ConsumerGroupHost,
   type ConsumerGroupState,
-  HeartbeatError,
-  heartbeatErrorResponse,
   subscriptionMetadataOf,
-  validateHeartbeat,
 } from './consumer-group.ts';
 export {
   type ConsumerGroupConfig,
@@ -29,6 +26,7 @@ export {
   consumerGroupConfig,
   consumerGroupDefaults,
 } from './consumer-group-config.ts';
+export { HeartbeatError, heartbeatErrorResponse, validateHeartbeat } from './consumer-group-heartbeat.ts';
 export {
   type ConsumerGroupMember,
   type ConsumerMemberState,
