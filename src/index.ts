@@ -48,6 +48,7 @@ export {
 // Assignors: Kafka's, as pure functions; a custom one has the same signature.
 export {
   type AssignInput,
+  AssignmentError,
   type Assignor,
   type AssignorMember,
   assignors,

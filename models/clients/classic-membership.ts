@@ -20,6 +20,7 @@
 import {
   type Assignor,
   type AssignorMember,
+  checkAssignment,
   type MemberEvent,
   type MemberStateName,
   nextMemberState,
@@ -379,6 +380,7 @@ export class ClassicMembership {
         if (n !== undefined) partitionsPerTopic[t] = n;
       }
       const result = assignor.assign({ partitionsPerTopic, members });
+      checkAssignment(assignor.name, { partitionsPerTopic, members }, result);
       if (host.flavour === 'java') this.assignmentSnapshot = partitionsPerTopic;
       host.trace('member.assign', { generation, assignor: assignor.name, partitionsPerTopic });
       this.sendSync(members.map((m) => ({ memberId: m.memberId, assignment: result[m.memberId] ?? [] })));

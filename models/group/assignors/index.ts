@@ -8,6 +8,8 @@
 // AbstractStickyAssignor, CooperativeStickyAssignor; librdkafka rdkafka_range_assignor.c,
 // rdkafka_roundrobin_assignor.c, rd_kafka_group_member_cmp (rdkafka_assignor.c).
 
+export { AssignmentError, checkAssignment } from './check-assignment.ts';
+
 import { cooperativeSticky } from './cooperative-sticky.ts';
 import { range } from './range.ts';
 import { roundRobin } from './round-robin.ts';
