@@ -149,13 +149,7 @@ export class RecordAccumulator {
       if (deque.length === 0) continue;
       const b = deque.find((x) => !x.inFlight);
       if (!b) continue;
-      if (
-        this.config['enable.idempotence'] &&
-        deque.indexOf(b) > 0 &&
-        deque[0]!.attempts > 0 &&
-        !deque[0]!.inFlight
-      )
-        continue;
+      if (this.shouldStopDrainBatchesForPartition(deque, b)) continue;
       const ready = b.closed || b.attempts > 0 || b.createdAt + linger <= now || this.flushing;
       if (!ready) {
         nextWake = Math.min(nextWake, b.createdAt + linger);
@@ -189,6 +183,17 @@ export class RecordAccumulator {
     // Deques found empty leave the list (only outside every pass, so that no pass's position moves).
     if (depth === 0) this.compactActive();
     return { leaders, groups, nextWake, needMetadata, more };
+  }
+
+  /**
+   * Java's RecordAccumulator.shouldStopDrainBatchesForPartition with idempotence: a batch that already has a
+   * sequence is a retry, and goes only when it is the partition's lowest unacknowledged sequence
+   * (TransactionManager.firstInFlightSequence; a retried batch counts as in flight until it completes), so after
+   * an error the partition has one batch on the wire until the retries are through. The deque holds its
+   * unacknowledged batches in sequence order (reenqueue), so that is its first batch.
+   */
+  private shouldStopDrainBatchesForPartition(deque: ProducerBatch[], first: ProducerBatch): boolean {
+    return this.config['enable.idempotence'] && first.baseSequence >= 0 && deque[0] !== first;
   }
 
   private expire(deque: ProducerBatch[], now: number): void {
