@@ -36,6 +36,7 @@ describe('PartitionLog.epochEndOffsetFor', () => {
   });
   it('an epoch below every known one keeps its number and ends where the first known one starts', () => {
     expect(log.epochEndOffsetFor(1)).toEqual({ epoch: 1, endOffset: 0 });
+    expect(log.epochEndOffsetFor(0)).toEqual({ epoch: 0, endOffset: 0 }); // epoch 0 is an epoch like any other
   });
   it('an epoch above every known one, or -1, is undefined', () => {
     expect(log.epochEndOffsetFor(8)).toEqual({ epoch: -1, endOffset: -1 });

@@ -94,6 +94,40 @@ describe('PartitionLog segments', () => {
     expect(log.logStartOffset).toBe(6);
   });
 
+  it('a log start inside the first segment: truncating below it moves it down, above it keeps it (UnifiedLog.truncateTo)', () => {
+    const log = new PartitionLog('t', 0);
+    for (let i = 0; i < 5; i++) append(log, 2, 10, i); // 0..9, one segment
+    log.highWatermark = 10;
+    log.incrementLogStartOffset(6); // as a follower moved to the leader's log start
+    log.truncateTo(8);
+    expect([log.logStartOffset, log.logEndOffset]).toEqual([6, 8]);
+    log.truncateTo(4); // below the log start but inside the segment: min(target, log start)
+    expect([log.logStartOffset, log.logEndOffset, log.batchCount]).toEqual([4, 4, 2]);
+    expect(shape(log)).toEqual([[0, 2, 20, 0, 1]]);
+  });
+
+  it('the log start in the middle of three epochs forgets the first and starts the second there', () => {
+    const log = new PartitionLog('t', 0);
+    append(log, 4, 40, 0, 1); // epoch 1 at 0
+    append(log, 4, 40, 0, 2); // epoch 2 at 4
+    append(log, 4, 40, 0, 3); // epoch 3 at 8
+    log.highWatermark = 12;
+    log.incrementLogStartOffset(6);
+    expect(log.endOffsetForEpoch(2)).toEqual({ epoch: 2, endOffset: 8 });
+    expect(log.endOffsetForEpoch(3)).toEqual({ epoch: 3, endOffset: 12 });
+    // An epoch below every known one now ends where epoch 2 starts: at the log start, 6, no longer at 4.
+    expect(log.epochEndOffsetFor(1)).toEqual({ epoch: 1, endOffset: 6 });
+  });
+
+  it('truncation recounts the segment it cuts: first and largest timestamps of what is left', () => {
+    const log = new PartitionLog('t', 0);
+    append(log, 1, 10, 10);
+    append(log, 1, 10, 20);
+    append(log, 1, 10, 30);
+    log.truncateTo(2);
+    expect(shape(log)).toEqual([[0, 2, 20, 10, 20]]);
+  });
+
   it('truncation drops the segments above the cut and recounts the one holding it', () => {
     const log = new PartitionLog('t', 0);
     log.segmentBytes = 200;
@@ -131,6 +165,10 @@ describe('PartitionLog segments', () => {
       log.batchCount,
       log.latestEpoch,
     ]).toEqual([2, 2, 2, 0, -1]);
+    // One empty segment at the new start, which the next append fills (not the deleted segments' base, 4).
+    expect(shape(log)).toEqual([[2, 0, 0, -1, -1]]);
+    expect(append(log, 1, 10, 3).baseOffset).toBe(2);
+    expect(shape(log)).toEqual([[2, 1, 10, 3, 3]]);
     log.truncateFullyAndStartAt(40);
     expect([log.logStartOffset, log.logEndOffset, log.highWatermark, log.sizeBytes]).toEqual([40, 40, 40, 0]);
     expect(shape(log)).toEqual([[40, 0, 0, -1, -1]]);
