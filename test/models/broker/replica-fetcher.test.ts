@@ -599,3 +599,64 @@ describe('ReplicaFetcher: answers', () => {
     expect(fetches(f)).toHaveLength(1);
   });
 });
+
+describe('ReplicaFetcher: what the next fetch looks at', () => {
+  const two = {
+    topics: {
+      t: [
+        { replicas: [1, 2], leader: 1, leaderEpoch: 3 },
+        { replicas: [1, 2], leader: 1, leaderEpoch: 3 },
+      ],
+    },
+  };
+
+  it('a partition changed twice before the next fetch is named in it once', () => {
+    const f = follower(two);
+    ok(one(f), { sessionId: 9, partitions: [] });
+    const pending = one(f);
+    f.apply({ topics: { t: [...two.topics.t, { replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } });
+    f.fetcher.changed(f.b.rm.findReplica('t', 2)!); // e.g. its ISR changed too
+    ok(pending, { sessionId: 9, partitions: [] });
+    expect(named(one(f).req)).toEqual([2]);
+  });
+
+  it('a partition backing off and followed again in a new leader epoch is fetched at once, alone or not', () => {
+    const f = follower({ topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } });
+    f.b.core.config['replica.fetch.backoff.ms'] = 1000;
+    ok(one(f), { sessionId: 9, partitions: [part(0, { errorCode: Errors.FENCED_LEADER_EPOCH.code })] });
+    f.b.core.sim.runFor(10);
+    expect(fetches(f)).toEqual([]); // sleeping: its only partition backs off
+    f.apply({ topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 4 }] } });
+    const next = one(f);
+    expect(next.req.partitions.map((p) => [p.partition, p.currentLeaderEpoch])).toEqual([[0, 4]]);
+  });
+
+  it('a partition that stops being followed while it backs off does not hold up the others', () => {
+    const f = follower(two);
+    f.b.core.config['replica.fetch.backoff.ms'] = 1000;
+    ok(one(f), {
+      sessionId: 9,
+      partitions: [part(0, { errorCode: Errors.NOT_LEADER_OR_FOLLOWER.code }), part(1)],
+    });
+    const pending = one(f);
+    // This broker becomes t-0's leader.
+    f.apply({
+      topics: { t: [{ replicas: [1, 2], leader: 2, leaderEpoch: 4 }, two.topics.t[1]!] },
+    });
+    ok(pending, { sessionId: 9, partitions: [] });
+    // t-1 is still followed from broker 1: the loop goes on now, not when t-0's back-off would have ended.
+    const next = one(f);
+    expect(next.req).toMatchObject({ sessionId: 9 });
+    expect(named(next.req)).toEqual([]);
+  });
+
+  it('a full fetch after a session error names every partition, changed or not', () => {
+    const f = follower(two);
+    ok(one(f), { sessionId: 9, partitions: [] });
+    ok(one(f), { sessionId: 9, partitions: [] });
+    ok(one(f), { errorCode: Errors.FETCH_SESSION_ID_NOT_FOUND.code, partitions: [] });
+    const again = one(f);
+    expect(again.req).toMatchObject({ sessionId: 0, sessionEpoch: 0 });
+    expect(named(again.req)).toEqual([0, 1]);
+  });
+});
