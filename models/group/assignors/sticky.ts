@@ -18,7 +18,9 @@ import type { AssignInput, Assignor, TopicPartition } from './types.ts';
 //   2. hand out the rest topic by topic (topics with fewest subscribers first, as Kafka's TopicComparator),
 //      each partition to the subscriber with fewest partitions (ties: lowest member id);
 //   3. move partitions of topic T from the T-holder with most partitions to the T-subscriber with fewest
-//      while they differ by two or more; first only partitions that nobody kept, then any.
+//      while they differ by two or more (ties: lowest member id), the latest placed of its fresh partitions first,
+//      else its highest kept one; first only partitions that nobody kept, then any; over every topic again
+//      until no move is left.
 // The result has no such move left (Kafka's "balanced" test), so members with the same subscriptions end
 // within one partition of each other. Kafka's PartitionMovements cycle-avoidance is not modelled.
 
