@@ -3,8 +3,9 @@
 # test/cluster/, by default) with them on (the project's configuration) and off (test/bench/vitest.invariants-off
 # .config.ts), interleaved on, off, on, off... so both arms see the same machine load, one vitest worker each.
 # Prints each run's CPU seconds (user + sys, the figure that load disturbs least) and wall seconds, and the best of
-# each arm. Test timeouts are raised to 10 minutes in both arms, so that a slow test on a loaded machine is timed in
-# full rather than cut at its timeout. Usage: scripts/invariants-suite-cost.sh [rounds=2] [test files...]
+# each arm. Test and hook timeouts are raised to 10 minutes in both arms, so that a slow test (or a slow beforeAll) on a
+# loaded machine is timed in full rather than cut at its timeout.
+# Usage: scripts/invariants-suite-cost.sh [rounds=2] [test files...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rounds="${1:-2}"
@@ -16,7 +17,7 @@ run() { # arm round
   local cfg=()
   [[ "$1" == off ]] && cfg=(--config test/bench/vitest.invariants-off.config.ts)
   local rc=0
-  /usr/bin/time -f '%U %S %e' -o "$out/$1.$2" npx vitest run "${cfg[@]}" --maxWorkers=1 --testTimeout=600000 "${files[@]}" \
+  /usr/bin/time -f '%U %S %e' -o "$out/$1.$2" npx vitest run "${cfg[@]}" --maxWorkers=1 --testTimeout=600000 --hookTimeout=600000 "${files[@]}" \
     >"$out/$1.$2.log" 2>&1 || rc=$?
   read -r u s e < <(tail -n 1 "$out/$1.$2")
   printf '%-3s round %d: cpu %7.1f s  wall %7.1f s  vitest exit %d  (%s)\n' "$1" "$2" "$(echo "$u + $s" | bc)" "$e" \
