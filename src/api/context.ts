@@ -4,8 +4,9 @@ import type { FastifyRequest } from 'fastify';
 import type { Broker } from '../../models/broker/index.ts';
 import type { MetadataImage, PartitionRegistration, TopicImage } from '../../models/metadata/index.ts';
 import { ApiError, BROKER_NOT_AVAILABLE, notFound, unknownTopicOrPartition } from './errors.ts';
-import type { SimHost, World } from './host.ts';
+import type { SimHost } from './host.ts';
 import type { Pacer } from './pacer.ts';
+import type { World } from './world.ts';
 
 export interface ApiContext {
   host: SimHost;

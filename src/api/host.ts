@@ -3,287 +3,32 @@
 // position of the simulation when it was applied (events executed, virtual time), so that replaying the log
 // against the same seed reproduces the run event for event. Reads never change the world: they only look at
 // immutable metadata images and counters, so they are not logged.
+// The world itself is built in world.ts, the log's entries and limits are in request-log.ts.
 
-import { randomUUID } from 'node:crypto';
-import { LakeHttpApi, type LakeOptions } from '../../models/lake/index.ts';
-import { configMap } from '../../models/metadata/index.ts';
 import {
   InvariantViolation,
   SimTimeoutError,
   type Simulation,
   SimulationError,
 } from '../../models/sim/index.ts';
-import type { StorageMode } from '../../models/storage/index.ts';
-import { Cluster, type ClusterOptions } from '../cluster/index.ts';
+import type { Cluster } from '../cluster/index.ts';
+import type { LoadedScenario } from '../scenario/index.ts';
+import { ApiError, conflict, KAFKA_RETRIABLE_ERROR } from './errors.ts';
 import {
-  clusterOptionsOf,
-  type LoadedScenario,
-  loadScenarioText,
-  setUpScenarioCluster,
-} from '../scenario/index.ts';
-import { ApiError, badRequest, conflict, KAFKA_RETRIABLE_ERROR } from './errors.ts';
-import { LessonRun } from './lesson.ts';
-import {
-  ConsumerRun,
-  ProducerPerfRun,
-  SteadyProducerRun,
-  type Workload,
-  WorkloadRegistry,
-} from './workloads.ts';
-
-/** What a world is built from; kept in the request log so that a replay builds the same one. */
-export interface WorldOptions {
-  /** Default: the scenario's seed, else 1. */
-  seed?: number | string;
-  /** Broker count when no scenario is given (default 3). */
-  brokers?: number;
-  /** First broker id (default 0). */
-  firstBrokerId?: number;
-  storage?: StorageMode;
-  /** AutoMQ's auto-balancer on the controller (`autobalancer.controller.enable=true`). */
-  autobalancer?: boolean;
-  /** Static broker configs (server.properties). */
-  serverProperties?: Record<string, string>;
-  /** A scenario's YAML text: its cluster, topics, clients and faults (the timeline is `kafkasim run`'s). */
-  scenario?: { text: string; name: string; baseDir?: string };
-  /** Serve the scenario as a guided lesson: its own clients, its timeline step by step (lesson.ts). */
-  lesson?: boolean;
-  traceBufferSize?: number;
-}
-
-export interface RequestLogEntry {
-  seq: number;
-  /** Virtual time (ms) at which the request was applied. */
-  t: number;
-  /** Events the simulation had executed when the request was applied. */
-  events: number;
-  method: string;
-  url: string;
-  body?: unknown;
-  /** The Kafka tool that sent it (the `kafkasim-tool` header): the tool's start-up ran first. */
-  tool?: string;
-  /** The trace hash right after the request was applied (a replay checks it). */
-  hashAfter?: string;
-}
-
-/** The header the CLI's tool commands send with their first change: its value names the tool. */
-export const TOOL_HEADER = 'kafkasim-tool';
-
-/** The tool a request names in its `kafkasim-tool` header, if any; a malformed name is refused. */
-function toolOf(headers: Record<string, unknown> | undefined): string | undefined {
-  const value = headers?.[TOOL_HEADER];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string' || !/^[a-z][a-z0-9.-]{0,63}$/.test(value))
-    throw badRequest(
-      `header ${TOOL_HEADER}: expected a tool name such as kafka-topics (lowercase letters, digits, '.', '-'); found ${JSON.stringify(value)}`,
-    );
-  return value;
-}
-
-export interface RequestLog {
-  version: 1;
-  world: WorldOptions;
-  entries: RequestLogEntry[];
-}
-
-/** Limits on what one world may hold (the CLI and scenario loads are checked against them). */
-export const WORLD_LIMITS = { maxBrokers: 64 } as const;
-
-/** Limits on the request log (docs/security.md): past them, changes are refused rather than left out. */
-export const REQUEST_LOG_LIMITS = {
-  /** Bytes of normalised requests (as JSON) one log holds. */
-  maxBytes: 64 * 1024 * 1024,
-  maxEntries: 1_000_000,
-} as const;
+  normalisedBody,
+  REQUEST_LOG_LIMITS,
+  type RequestLog,
+  type RequestLogEntry,
+  toolOf,
+} from './request-log.ts';
+import { buildWorld, type HostOptions, type World, type WorldOptions } from './world.ts';
 
 /** Wall time one slice of a long request (advance, step) runs before it yields to the event loop. */
 export const SLICE_WALL_MS = 10;
 
-/** How the host builds worlds beyond what the request log records (never logged: it may hold secrets). */
-export interface HostOptions {
-  /** The Lake's users, DuckDB limits and watchdog, for every world this host builds. */
-  lake?: LakeOptions;
-  /** Default REQUEST_LOG_LIMITS (tests lower them). */
-  requestLogLimits?: { maxBytes: number; maxEntries: number };
-}
-
 /** Resolves on the next turn of the event loop (after pending I/O: a request waiting is served first). */
 export function yieldToEventLoop(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));
-}
-
-/** The KRaft quickstart's server.properties value the source workflows' describe output shows. */
-export const QUICKSTART_SERVER_PROPERTIES: Readonly<Record<string, string>> = Object.freeze({
-  'log.segment.bytes': '1073741824',
-});
-
-/** One simulated cluster with its workloads. */
-export class World {
-  readonly workloads: WorkloadRegistry;
-  readonly clusterId: string;
-  /** The scenario's timeline as a lesson, when served as one. */
-  lesson: LessonRun | undefined;
-  private lakeHttp: LakeHttpApi | undefined;
-
-  constructor(
-    readonly cluster: Cluster,
-    readonly scenario: LoadedScenario | undefined,
-  ) {
-    this.workloads = new WorkloadRegistry(cluster);
-    this.clusterId = clusterIdFor(cluster.sim.seed);
-  }
-
-  get sim(): Simulation {
-    return this.cluster.sim;
-  }
-
-  /** The Lake's HTTP API as served: query and session ids are crypto-random uuids, so nobody can guess one. */
-  get lakeHttpApi(): LakeHttpApi {
-    this.lakeHttp ??= new LakeHttpApi(this.cluster.lake, { newId: randomUUID });
-    return this.lakeHttp;
-  }
-}
-
-/**
- * A KRaft-style cluster id (22 characters of URL-safe base64, like `MkU3OEVBNTcwNTJENDM2Qg`), derived from the
- * seed so that the same seed serves the same id.
- */
-export function clusterIdFor(seed: string): string {
-  const bytes = new Uint8Array(16);
-  let h1 = 0x811c9dc5;
-  let h2 = 0x9747b28c;
-  const text = `kafkasim-cluster:${seed}`;
-  for (let round = 0; round < 4; round++) {
-    for (let i = 0; i < text.length; i++) {
-      h1 = Math.imul(h1 ^ text.charCodeAt(i), 0x01000193);
-      h2 = Math.imul(h2 ^ text.charCodeAt(i), 0x5bd1e995) ^ (h2 >>> 15);
-    }
-    h1 = Math.imul(h1 ^ round, 0x01000193);
-    const word = (h1 ^ h2) >>> 0;
-    bytes[round * 4] = word >>> 24;
-    bytes[round * 4 + 1] = (word >>> 16) & 0xff;
-    bytes[round * 4 + 2] = (word >>> 8) & 0xff;
-    bytes[round * 4 + 3] = word & 0xff;
-  }
-  return Buffer.from(bytes).toString('base64url');
-}
-
-/**
- * Builds and starts a world; a scenario's topics are created and its auto-start clients started. `loaded` is the
- * scenario already parsed and checked (a request parses it once); without it the text is loaded here.
- */
-export function buildWorld(options: WorldOptions, host: HostOptions = {}, loaded?: LoadedScenario): World {
-  if (options.scenario) {
-    const { text, name, baseDir } = options.scenario;
-    const scenario =
-      loaded ??
-      loadScenarioText(text, name, baseDir !== undefined ? { baseDir } : { allowFileReferences: false });
-    return worldFromScenario(scenario, options, host);
-  }
-  const brokers = options.brokers ?? 3;
-  if (!(Number.isInteger(brokers) && brokers >= 1 && brokers <= WORLD_LIMITS.maxBrokers)) {
-    throw new RangeError(`brokers must be an integer from 1 to ${WORLD_LIMITS.maxBrokers}, got ${brokers}`);
-  }
-  const cluster = new Cluster({
-    seed: options.seed ?? 1,
-    brokers,
-    ...(options.autobalancer ? { autobalancer: true } : {}),
-    ...(options.firstBrokerId !== undefined ? { firstBrokerId: options.firstBrokerId } : {}),
-    storage: options.storage ?? 'kafka',
-    serverProperties: configMap([
-      ...Object.entries(QUICKSTART_SERVER_PROPERTIES),
-      ...Object.entries(options.serverProperties ?? {}),
-    ]),
-    ...(options.traceBufferSize !== undefined ? { traceBufferSize: options.traceBufferSize } : {}),
-    ...(host.lake ? { lake: host.lake } : {}),
-    // Tool output goes to each workload's own stream; nothing else prints.
-    out: () => {},
-  });
-  cluster.start();
-  awaitMetadata(cluster);
-  return new World(cluster, undefined);
-}
-
-/** Runs until every broker has replayed the controller's committed metadata, so the first reads are current. */
-function awaitMetadata(cluster: Cluster): void {
-  cluster.runUntil(
-    () =>
-      [...cluster.brokers.values()].every((b) => !b.up || b.image.offset >= cluster.controller.image.offset),
-    { timeout: '30s', description: 'every broker replaying the committed metadata' },
-  );
-}
-
-function worldFromScenario(loaded: LoadedScenario, options: WorldOptions, host: HostOptions): World {
-  const spec = loaded.spec;
-  const clusterOptions: ClusterOptions = clusterOptionsOf(spec, options.seed ?? spec.seed ?? 1);
-  const brokers = clusterOptions.brokers ?? 3;
-  const count = typeof brokers === 'number' ? brokers : brokers.length;
-  if (count > WORLD_LIMITS.maxBrokers) {
-    throw new RangeError(
-      `a served scenario may have at most ${WORLD_LIMITS.maxBrokers} brokers, this one has ${count}`,
-    );
-  }
-  const cluster = new Cluster({
-    ...clusterOptions,
-    ...(options.autobalancer ? { autobalancer: true } : {}),
-    ...(options.traceBufferSize !== undefined ? { traceBufferSize: options.traceBufferSize } : {}),
-    ...(host.lake ? { lake: host.lake } : {}),
-    out: () => {},
-  });
-  setUpScenarioCluster(cluster, spec);
-  awaitMetadata(cluster);
-  const world = new World(cluster, loaded);
-  if (options.lesson) {
-    world.lesson = new LessonRun(cluster, loaded);
-    return world;
-  }
-  const autoStart: string[] = [];
-  const clients = spec.clients ?? {};
-  const add = (w: Workload, auto: boolean | undefined) => {
-    world.workloads.add(w);
-    if (auto) autoStart.push(w.name);
-  };
-  for (const p of clients.producers ?? []) {
-    add(
-      new SteadyProducerRun(p.name, {
-        topic: p.topic,
-        rate: p.rate,
-        ...(p.recordSize !== undefined ? { recordSize: p.recordSize } : {}),
-        ...(p.records !== undefined ? { records: p.records } : {}),
-        ...(p.keys ? { keys: p.keys } : {}),
-        ...(p.partition !== undefined ? { partition: p.partition } : {}),
-        ...(p.flavour ? { flavour: p.flavour } : {}),
-        ...(p.config ? { config: p.config as never } : {}),
-      }),
-      p.autoStart,
-    );
-  }
-  for (const c of clients.consumers ?? []) {
-    add(
-      new ConsumerRun(c.name, {
-        topic: c.topic,
-        ...(c.partitions ? { partitions: c.partitions } : {}),
-        ...(c.flavour ? { flavour: c.flavour } : {}),
-        ...(c.config ? { config: c.config as never } : {}),
-      }),
-      c.autoStart,
-    );
-  }
-  for (const p of clients.perfProducers ?? []) {
-    add(
-      new ProducerPerfRun(p.name, {
-        topic: p.topic,
-        numRecords: p.numRecords,
-        throughput: p.throughput,
-        recordSize: p.recordSize,
-        ...(p.flavour ? { flavour: p.flavour } : {}),
-        ...(p.config ? { config: p.config as never } : {}),
-      }),
-      p.autoStart,
-    );
-  }
-  for (const name of autoStart) world.workloads.start(name);
-  return world;
 }
 
 /** What decides when the clock moves between requests (the wall-clock pacer, or nothing in manual mode). */
@@ -651,18 +396,5 @@ export class SimHost {
     }
     if (e instanceof SimTimeoutError) return new ApiError(500, KAFKA_RETRIABLE_ERROR, e.message);
     return e;
-  }
-}
-
-/**
- * A request body as the log keeps it: the parsed and validated value as JSON text (undefined for none). A
- * value JSON cannot hold (a cycle, a BigInt) is refused here, before anything changed.
- */
-function normalisedBody(body: unknown): string | undefined {
-  if (body === undefined || body === null) return undefined;
-  try {
-    return JSON.stringify(body);
-  } catch (e) {
-    throw new ApiError(400, 400, `the request cannot be recorded: ${(e as Error).message}`);
   }
 }

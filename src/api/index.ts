@@ -15,17 +15,9 @@ export {
   serverUrlOf,
 } from './client.ts';
 export { ApiError, type ErrorBody, restErrorOf } from './errors.ts';
-export {
-  buildWorld,
-  clusterIdFor,
-  type Fingerprint,
-  type RequestLog,
-  type RequestLogEntry,
-  SimHost,
-  World,
-  type WorldOptions,
-} from './host.ts';
+export { type Fingerprint, SimHost } from './host.ts';
 export { Pacer, type PacerOptions, type PacerStatus, type Speed } from './pacer.ts';
+export type { RequestLog, RequestLogEntry } from './request-log.ts';
 export {
   type ApiServerOptions,
   BODY_LIMIT,
@@ -40,4 +32,5 @@ export {
   type ServeOptions,
   startServer,
 } from './server.ts';
-export { type OutputChunk, WORKLOAD_LIMITS, type WorkloadKind, type WorkloadView } from './workloads.ts';
+export { type OutputChunk, WORKLOAD_LIMITS, type WorkloadKind, type WorkloadView } from './workload.ts';
+export { buildWorld, clusterIdFor, World, type WorldOptions } from './world.ts';

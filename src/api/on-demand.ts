@@ -1,7 +1,7 @@
 // The HTTP server's entry points for the library: they import the server (fastify, its plugins) when first
 // called, so that `import { createCluster } from 'kafkasim'` does not load a web framework it never uses.
 
-import type { RequestLog } from './host.ts';
+import type { RequestLog } from './request-log.ts';
 import type { ReplayResult, RunningServer, ServeOptions } from './server.ts';
 
 /** Builds a simulated cluster, serves it over HTTP (REST v3 admin, simulation control) and starts pacing it. */

@@ -13,7 +13,7 @@ import type { Broker } from '../../models/broker/index.ts';
 import type { Lake, LakeHttpApi } from '../../models/lake/index.ts';
 import type { GroupStateName } from '../format/index.ts';
 import { notImplemented } from './errors.ts';
-import type { World } from './host.ts';
+import type { World } from './world.ts';
 
 export interface GroupMemberInfo {
   consumerId: string;

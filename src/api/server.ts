@@ -16,17 +16,11 @@ import {
 import { installAccessControl, notFoundOrWrongMethod } from './access.ts';
 import type { ApiContext } from './context.ts';
 import { ApiError, type ErrorBody, isKafkaError, restErrorOf } from './errors.ts';
-import {
-  REQUEST_LOG_LIMITS,
-  type RequestLog,
-  type RequestLogEntry,
-  SimHost,
-  TOOL_HEADER,
-  type WorldOptions,
-} from './host.ts';
+import { SimHost } from './host.ts';
 import { registerMetricsRoute } from './metrics.ts';
 import { registerModuleRoutes } from './module-routes.ts';
 import { Pacer, type PacerOptions } from './pacer.ts';
+import { REQUEST_LOG_LIMITS, type RequestLog, type RequestLogEntry, TOOL_HEADER } from './request-log.ts';
 import { noBody } from './route-schema.ts';
 import { generatedLakeCredentials, type LakeCredentials, servedLakeOptions } from './served-lake.ts';
 import { registerBranchRoutes } from './sim/branches.ts';
@@ -46,6 +40,7 @@ import { registerGroupRoutes } from './v3/groups.ts';
 import { registerPartitionRoutes } from './v3/partitions.ts';
 import { registerReassignmentRoutes } from './v3/reassignments.ts';
 import { registerTopicRoutes } from './v3/topics.ts';
+import type { WorldOptions } from './world.ts';
 
 export const DEFAULT_PORT = 8082;
 export const DEFAULT_HOST = '127.0.0.1';

@@ -4,10 +4,11 @@
 // input, 1 when the server cannot start (e.g. the port is taken).
 import { writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import { REQUEST_LOG_LIMITS, WORLD_LIMITS, type WorldOptions } from '../api/host.ts';
 import { MAX_SPEED, type Speed, speedOf } from '../api/pacer.ts';
+import { REQUEST_LOG_LIMITS } from '../api/request-log.ts';
 import { type LakeCredentials, parseLakeCredentials } from '../api/served-lake.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, type RunningServer, startServer } from '../api/server.ts';
+import { WORLD_LIMITS, type WorldOptions } from '../api/world.ts';
 import { ScenarioError } from '../scenario/index.ts';
 import { InputFileError, readInputFile } from '../scenario/input-file.ts';
 import { parseFlags } from './flags.ts';

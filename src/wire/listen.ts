@@ -1,7 +1,8 @@
 // `cluster.listen({ kafkaPort })`: the Kafka listeners on a cluster built with the library, with the simulation
 // paced to the wall clock, as `kafkasim serve --kafka-port` does for a served one.
-import { SimHost, World } from '../api/host.ts';
+import { SimHost } from '../api/host.ts';
 import { Pacer, type Speed } from '../api/pacer.ts';
+import { World } from '../api/world.ts';
 import type { Cluster } from '../cluster/index.ts';
 import { KafkaListener, type KafkaListenerOptions, type ListenerAddresses } from './listener.ts';
 

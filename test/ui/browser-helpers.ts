@@ -5,9 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type BrowserContext, chromium, type Page } from 'playwright-core';
-import type { WorldOptions } from '../../src/api/host.ts';
 import type { PacerOptions } from '../../src/api/pacer.ts';
 import { type RunningServer, startServer } from '../../src/api/server.ts';
+import type { WorldOptions } from '../../src/api/world.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const haveChromium = existsSync(CHROMIUM);

@@ -1,8 +1,8 @@
 // A served simulation with Kafka listeners on free loopback ports, paced to the wall clock, for tests that drive
 // it with real clients (kafkajs, kcat, confluent-kafka), plus the HTTP API at `url`.
 
-import type { WorldOptions } from '../../src/api/host.ts';
 import { type RunningServer, startServer } from '../../src/api/server.ts';
+import type { WorldOptions } from '../../src/api/world.ts';
 
 export interface WireServer {
   server: RunningServer;

@@ -18,14 +18,10 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { parseDuration } from '../../../models/sim/index.ts';
 import type { ApiContext } from '../context.ts';
 import { ApiError, badRequest, conflict, notFound } from '../errors.ts';
-import {
-  type RequestLogEntry,
-  type SimHost,
-  SLICE_WALL_MS,
-  type WorldOptions,
-  yieldToEventLoop,
-} from '../host.ts';
+import { type SimHost, SLICE_WALL_MS, yieldToEventLoop } from '../host.ts';
+import type { RequestLogEntry } from '../request-log.ts';
 import { routeSchema } from '../route-schema.ts';
+import type { WorldOptions } from '../world.ts';
 import { simSnapshot } from './snapshot.ts';
 
 const TAGS = ['Branches'];

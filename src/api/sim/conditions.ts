@@ -16,7 +16,7 @@ import {
   TraceWatch,
 } from '../../scenario/index.ts';
 import { badRequest } from '../errors.ts';
-import type { World } from '../host.ts';
+import type { World } from '../world.ts';
 
 type Schema = Record<string, unknown>;
 

@@ -8,9 +8,9 @@ import { parseDuration } from '../../../models/sim/index.ts';
 import { CONTROLLER_NODE } from '../../cluster/index.ts';
 import type { ApiContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
-import type { World } from '../host.ts';
 import { lakeOf } from '../optional-modules.ts';
 import { routeSchema } from '../route-schema.ts';
+import type { World } from '../world.ts';
 import { durationSchema } from './clock.ts';
 
 const TAGS = ['Faults'];

@@ -4,8 +4,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiContext } from '../context.ts';
 import { conflict } from '../errors.ts';
-import type { World } from '../host.ts';
 import { routeSchema } from '../route-schema.ts';
+import type { World } from '../world.ts';
 
 const stepResult = {
   type: 'object',

@@ -8,10 +8,10 @@ import type { ConsumerGroupView, TopicDescribeView } from '../../format/index.ts
 import { type LoadedScenario, loadScenarioText, ScenarioError } from '../../scenario/index.ts';
 import { type ApiContext, readBroker } from '../context.ts';
 import { badRequest } from '../errors.ts';
-import { WORLD_LIMITS, type World } from '../host.ts';
 import { groupsOf } from '../optional-modules.ts';
 import { routeSchema } from '../route-schema.ts';
 import { logEndOffset } from '../v3/groups.ts';
+import { WORLD_LIMITS, type World } from '../world.ts';
 
 const TAGS = ['Simulation'];
 

@@ -6,7 +6,8 @@
 // at most MAX_CLIENTS x MAX_BUFFERED_BYTES whatever they do.
 import type { ServerResponse } from 'node:http';
 import type { TraceEvent } from '../../../models/sim/index.ts';
-import type { SimHost, World } from '../host.ts';
+import type { SimHost } from '../host.ts';
+import type { World } from '../world.ts';
 
 export interface SseLimits {
   maxClients: number;

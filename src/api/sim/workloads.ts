@@ -5,6 +5,7 @@ import type { IngestConfigInput } from '../../../models/lake/index.ts';
 import type { ApiContext } from '../context.ts';
 import { badRequest, unknownTopicOrPartition } from '../errors.ts';
 import { routeSchema } from '../route-schema.ts';
+import { WORKLOAD_LIMITS, type Workload, type WorkloadKind } from '../workload.ts';
 import {
   ConsumerPerfRun,
   ConsumerRun,
@@ -12,9 +13,6 @@ import {
   IngestRun,
   ProducerPerfRun,
   SteadyProducerRun,
-  WORKLOAD_LIMITS,
-  type Workload,
-  type WorkloadKind,
 } from '../workloads.ts';
 
 const TAGS = ['Workloads'];

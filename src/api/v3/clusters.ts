@@ -6,8 +6,8 @@ import type { BrokerRegistration, MetadataImage } from '../../../models/metadata
 import { TOPIC_CONFIGS } from '../../../models/metadata/index.ts';
 import { type ApiContext, baseUrl, readBroker, readImage, worldOf } from '../context.ts';
 import { notFound } from '../errors.ts';
-import type { World } from '../host.ts';
 import { routeSchema } from '../route-schema.ts';
+import type { World } from '../world.ts';
 import { replicaResource } from './partitions.ts';
 import { Links, resource, resourceList } from './resources.ts';
 import { brokerConfigData, brokerData, clusterData, listSchema, params, replicaData } from './schemas.ts';

@@ -16,8 +16,8 @@ import {
 import type { AlterConfigOp } from '../../../models/protocol/index.ts';
 import { type ApiContext, baseUrl, readBroker, topicOf, worldOf } from '../context.ts';
 import { kafkaBadRequest, notFound, restErrorOfCode, unknownTopicOrPartition } from '../errors.ts';
-import type { World } from '../host.ts';
 import { routeSchema } from '../route-schema.ts';
+import type { World } from '../world.ts';
 import { Links, resource, resourceList } from './resources.ts';
 import { alterConfigBatchBody, listSchema, params, topicConfigData, updateConfigBody } from './schemas.ts';
 

@@ -5,9 +5,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type ApiContext, baseUrl, worldOf } from '../context.ts';
 import { notFound } from '../errors.ts';
-import type { World } from '../host.ts';
 import { type GroupInfo, type GroupMemberInfo, groupsOf } from '../optional-modules.ts';
 import { routeSchema } from '../route-schema.ts';
+import type { World } from '../world.ts';
 import { Links, resource, resourceList } from './resources.ts';
 import {
   consumerAssignmentData,

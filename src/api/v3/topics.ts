@@ -16,8 +16,8 @@ import { configMap, type MetadataImage, type TopicImage } from '../../../models/
 import type { NewTopic } from '../../cluster/index.ts';
 import { type ApiContext, baseUrl, readImage, topicOf, worldOf } from '../context.ts';
 import { kafkaBadRequest, restErrorOfCode, unknownTopicOrPartition } from '../errors.ts';
-import type { World } from '../host.ts';
 import { routeSchema } from '../route-schema.ts';
+import type { World } from '../world.ts';
 import { Links, resource, resourceList } from './resources.ts';
 import {
   createTopicBody,
