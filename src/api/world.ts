@@ -26,6 +26,8 @@ export interface WorldOptions {
   brokers?: number;
   /** First broker id (default 0). */
   firstBrokerId?: number;
+  /** Controllers in the KRaft metadata quorum when no scenario is given (default 1; 3 makes a Raft quorum). */
+  controllers?: number;
   storage?: StorageMode;
   /** AutoMQ's auto-balancer on the controller (`autobalancer.controller.enable=true`). */
   autobalancer?: boolean;
@@ -39,7 +41,7 @@ export interface WorldOptions {
 }
 
 /** Limits on what one world may hold (the CLI and scenario loads are checked against them). */
-export const WORLD_LIMITS = { maxBrokers: 64 } as const;
+export const WORLD_LIMITS = { maxBrokers: 64, maxControllers: 9 } as const;
 
 /** How the host builds worlds beyond what the request log records (never logged: it may hold secrets). */
 export interface HostOptions {
@@ -126,6 +128,7 @@ export function buildWorld(options: WorldOptions, host: HostOptions = {}, loaded
     brokers,
     ...(options.autobalancer ? { autobalancer: true } : {}),
     ...(options.firstBrokerId !== undefined ? { firstBrokerId: options.firstBrokerId } : {}),
+    ...(options.controllers !== undefined ? { controllers: options.controllers } : {}),
     storage: options.storage ?? 'kafka',
     serverProperties: configMap([
       ...Object.entries(QUICKSTART_SERVER_PROPERTIES),

@@ -25,6 +25,8 @@ commands (kafkasim topics|reassign-partitions|consumer-groups|producer-perf-test
 Options:
   --brokers N           brokers when no scenario is given (default 3, at most ${WORLD_LIMITS.maxBrokers})
   --first-broker-id N   id of the first broker (default 0)
+  --controllers N       controllers in the KRaft quorum when no scenario is given (default 1, at most
+                        ${WORLD_LIMITS.maxControllers}; 3 is a Raft quorum that survives one controller crash)
   --storage MODE        kafka (replicated local logs, default) or shared (AutoMQ-style)
   --autobalancer        run AutoMQ's auto-balancer (autobalancer.controller.enable=true)
   --seed N              the simulation's seed (default: the scenario's, else 1)
@@ -115,6 +117,7 @@ export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boole
   const parsed = parseFlags(mode.ui ? 'ui' : 'serve', argv, {
     brokers: { type: 'string' },
     'first-broker-id': { type: 'string' },
+    controllers: { type: 'string' },
     storage: { type: 'string' },
     autobalancer: { type: 'boolean' },
     seed: { type: 'string' },
@@ -143,6 +146,12 @@ export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boole
   if (storage !== undefined && storage !== 'kafka' && storage !== 'shared')
     throw new UsageError(`--storage expects kafka or shared, got '${storage}'`);
   const brokers = intOf(values.brokers as string | undefined, 'brokers', 1, WORLD_LIMITS.maxBrokers);
+  const controllers = intOf(
+    values.controllers as string | undefined,
+    'controllers',
+    1,
+    WORLD_LIMITS.maxControllers,
+  );
   const firstBrokerId = intOf(
     values['first-broker-id'] as string | undefined,
     'first-broker-id',
@@ -188,10 +197,13 @@ export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boole
   const scenarioArg = positionals[0];
   if (
     scenarioArg !== undefined &&
-    (brokers !== undefined || storage !== undefined || firstBrokerId !== undefined)
+    (brokers !== undefined ||
+      storage !== undefined ||
+      firstBrokerId !== undefined ||
+      controllers !== undefined)
   )
     throw new UsageError(
-      '--brokers, --first-broker-id and --storage describe the cluster when no scenario file is given',
+      '--brokers, --first-broker-id, --controllers and --storage describe the cluster when no scenario file is given',
     );
 
   const world: WorldOptions = { seed: seedText !== undefined ? Number(seedText) : 1 };
@@ -213,6 +225,7 @@ export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boole
   } else {
     if (brokers !== undefined) world.brokers = brokers;
     if (firstBrokerId !== undefined) world.firstBrokerId = firstBrokerId;
+    if (controllers !== undefined) world.controllers = controllers;
     if (storage !== undefined) world.storage = storage as 'kafka' | 'shared';
   }
   if (values.autobalancer) world.autobalancer = true;
@@ -251,7 +264,8 @@ export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boole
   const uiUrl = `${server.url}/${token !== undefined ? `#token=${encodeURIComponent(token)}` : ''}`;
   if (mode.ui) io.stdout(`kafkasim ui: open ${uiUrl}\n`);
   io.stdout(
-    `kafkasim serve: cluster ${w.clusterId} (${c.brokers.size} broker${c.brokers.size === 1 ? '' : 's'}, ${c.storage} storage, ` +
+    `kafkasim serve: cluster ${w.clusterId} (${c.brokers.size} broker${c.brokers.size === 1 ? '' : 's'}, ` +
+      `${c.controllers.length > 1 ? `${c.controllers.length} controllers, ` : ''}${c.storage} storage, ` +
       `seed ${c.sim.seed}${w.scenario ? `, scenario ${w.scenario.spec.name}` : ''}) at ${server.url}, speed ${speed}` +
       `${values.paused ? ' (paused)' : ''}\n` +
       `  web UI     ${uiUrl}\n` +

@@ -148,10 +148,31 @@ describe('kafkasim serve', () => {
     expect(await s.exit).toBe(0);
   });
 
+  it('kafkasim ui --controllers 3: a sandbox with a KRaft quorum of three controllers', async () => {
+    const s = await spawnServer(['ui', '--controllers', '3', '--brokers', '2', '--port', '0']);
+    expect(s.stdout()).toMatch(/\(2 brokers, 3 controllers, kafka storage, seed 1\)/);
+    const snap = (await (await fetch(`${s.url}/sim/snapshot`)).json()) as {
+      controllers: { node: string; role: string; active: boolean }[];
+    };
+    expect(snap.controllers.map((c) => c.node)).toEqual([
+      'controller-3000',
+      'controller-3001',
+      'controller-3002',
+    ]);
+    expect(snap.controllers.filter((c) => c.active && c.role === 'leader')).toHaveLength(1);
+    s.child.kill('SIGTERM');
+    expect(await s.exit).toBe(0);
+  });
+
   it('bad flags and bad input exit 2 with a clear message', async () => {
     const cases: [string[], RegExp][] = [
       [['--storage', 'disk'], /--storage expects kafka or shared/],
       [['--brokers', '0'], /--brokers expects a whole number from 1 to 64/],
+      [['--controllers', '10'], /--controllers expects a whole number from 1 to 9, got '10'/],
+      [
+        ['broker-failure-rf3', '--controllers', '3'],
+        /--brokers, --first-broker-id, --controllers and --storage describe the cluster when no scenario file is given/,
+      ],
       [['--speed', 'fast'], /--speed expects a positive decimal number/],
       [['--speed', '1e3'], /--speed expects a positive decimal number/],
       [['--lake-user', 'root:'], /--lake-user: the Lake password must not be empty/],

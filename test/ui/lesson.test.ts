@@ -45,6 +45,8 @@ describe.skipIf(!haveChromium)('a lesson in headless Chromium', () => {
         (await page.getAttribute('#play', 'data-playing')) === 'false',
     );
     expect(await page.textContent('#lesson-note')).toMatch(/Next: Step 2: describe the topic/);
+    // What to watch after a topic is created (the hint for its kind of step).
+    expect(await page.textContent('#lesson-hint')).toMatch(/^A new block of cells in the partition grid/);
     await page.waitForSelector(`.cell[data-tp="${TOPIC}-15"]`);
     expect(new Set(await leaders(page)).size).toBe(5);
 

@@ -196,6 +196,34 @@ describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {
     await own.close();
   }, 180_000);
 
+  it('a sandbox with three controllers: crash the active one by clicking, another is elected', async () => {
+    const own = await serve({ seed: 3, brokers: 2, controllers: 3 });
+    const { page, errors } = await openUi(browser.context, `${own.url}/`);
+    const controllers = async () => (await view(page)).controllers;
+    const active = Object.entries(await controllers()).filter(([, w]) => w.startsWith('leader (active)'));
+    expect(Object.keys(await controllers())).toHaveLength(3);
+    expect(active).toHaveLength(1);
+    const [old] = active[0]!;
+    const epoch = async (node: string) =>
+      Number(/epoch (\d+)/.exec((await page.textContent(`.node[data-node="${node}"]`)) ?? '')?.[1]);
+    const epoch0 = await epoch(old);
+    await page.click(`#cluster-svg .node[data-node="${old}"]`);
+    await page.click('#node-actions button[data-action="crash"]');
+    await page.selectOption('#speed', '10');
+    await page.click('#play');
+    await until(page, 'another controller elected', async () =>
+      Object.entries(await controllers()).some(([c, w]) => c !== old && w.startsWith('leader (active)')),
+    );
+    await page.click('#play'); // pause
+    expect((await controllers())[old]).toMatch(/^crashed/);
+    // The new leader's epoch is higher than the one the page showed before the crash.
+    const leader = Object.entries(await controllers()).find(([, w]) => w.startsWith('leader (active)'))![0];
+    expect(await epoch(leader)).toBeGreaterThan(epoch0);
+    expect(errors).toEqual([]);
+    await page.close();
+    await own.close();
+  }, 120_000);
+
   it('admin by clicking and the keyboard: drag a partition, add partitions, stop a producer, space, arrows', async () => {
     const own = await sandbox();
     const { page, errors } = await openUi(browser.context, `${own.url}/`);
@@ -215,7 +243,27 @@ describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {
     await until(page, 'the move requested', async () =>
       new RegExp(`move orders-0 to broker ${target}: done`).test((await page.textContent('#status')) ?? ''),
     );
+    // Listed above the grid while in flight (the simulation is paused): old and new replicas, the new one not
+    // yet caught up; the cell is striped.
+    const asked = [target, ...p0.replicas.slice(0, 2)];
+    await until(page, 'the move listed in flight', async () =>
+      (
+        (await page
+          .locator('#moving li[data-tp="orders-0"]')
+          .textContent({ timeout: 1000 })
+          .catch(() => '')) ?? ''
+      ).startsWith(
+        `orders-0: [${p0.replicas}] -> [${asked}] · adding [${target}], 0 of 1 caught up (in the ISR) · removing [${p0.replicas[2]}] · for `,
+      ),
+    );
+    expect(await page.getAttribute('.cell[data-tp="orders-0"]', 'class')).toContain('moving');
+    expect(await page.textContent('#moving h3')).toBe('Reassignments in flight: 1');
     await json(own.url, '/sim/advance', 'POST', { duration: '5s' });
+    await until(
+      page,
+      'the move done, no longer listed',
+      async () => (await page.getAttribute('#moving', 'data-count')) === '0',
+    );
     const moved = (await orders())[0]!;
     expect(moved.replicas[0]).toBe(target);
     expect(moved.replicas).toHaveLength(3);
@@ -344,6 +392,13 @@ describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {
     await until(page, 'the setting applied', async () =>
       /set min\.insync\.replicas=3 on orders: done/.test((await page.textContent('#status')) ?? ''),
     );
+    // ...and move orders-1 in the new branch only: its cell differs in the two grids side by side.
+    const p1 = at10.metadata.topics.orders!.partitions[1]! as unknown as { replicas: number[] };
+    const spare = [0, 1, 2, 3].find((b) => !p1.replicas.includes(b))!;
+    await json(base, `/v3/clusters/${at10.cluster_id}/topics/-/partitions/-/reassignment`, 'POST', {
+      version: 1,
+      partitions: [{ topic: 'orders', partition: 1, replicas: [spare, ...p1.replicas.slice(1)] }],
+    });
     await json(base, '/sim/advance', 'POST', { duration: '5s' });
     await until(page, 'the branch at 15 s', async () => (await view(page)).now_ms >= 15_000);
     await page.click('.branch[data-branch="1"] button[data-action="compare"]');
@@ -352,6 +407,17 @@ describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {
     expect(diffs).toBeGreaterThan(0);
     const hashRow = page.locator('#compare tr', { hasText: 'trace hash' });
     expect(await hashRow.getAttribute('class')).toBe('diff');
+    // Two full grids side by side; the moved partition, and only it, outlined in both.
+    expect(await page.locator('#compare .compare-side').count()).toBe(2);
+    expect(await page.locator('#compare .compare-side .cell').count()).toBe(24);
+    expect(await page.getAttribute('#compare-summary', 'data-partitions')).toBe('1');
+    expect(
+      await page
+        .locator('#compare .compare-side .cell.diff')
+        .evaluateAll((els) => els.map((e) => e.dataset.tp)),
+    ).toEqual(['orders-1', 'orders-1']);
+    expect(await page.locator('#compare tr.diff', { hasText: 'orders-1' }).count()).toBe(1);
+    expect(await page.locator('#compare tr', { hasText: /^producer/ }).count()).toBe(1);
     await shot(page, 'compare', { doc: true });
     expect(errors).toEqual([]);
     await page.close();

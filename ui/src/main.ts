@@ -3,6 +3,7 @@
 // and admin by clicking. Every action is an ordinary API request, so it lands in the request log and replays.
 import { ApiFailure, get, openStream, post, send } from './api.ts';
 import { ClusterView } from './cluster-view.ts';
+import { renderCompare } from './compare-view.ts';
 import { hintFor } from './lessons.ts';
 import type { LessonState, Snapshot, TraceEvent } from './model.ts';
 import { PartitionsView } from './partitions-view.ts';
@@ -370,7 +371,7 @@ class App {
       byId('lesson-note').textContent = step
         ? `Next: ${step.note ?? (step.wait ? `wait until ${step.wait}` : step.action)}`
         : 'The lesson is over: break things, rewind, fork.';
-      byId('lesson-hint').textContent = hintFor(lesson.scenario, Math.max(0, lesson.next - 1));
+      byId('lesson-hint').textContent = hintFor(lesson);
     }
     byId('lesson-output').textContent = lesson.output.slice(-30).join('\n');
     // Pacing stopped by itself where the next step is due (the server's breakpoint): run the step there, then
@@ -461,13 +462,18 @@ class App {
 
   async compare(a: number, b: number): Promise<void> {
     const at = this.snapshot?.clock.now_ms ?? 0;
-    const el = byId('compare');
+    const name = (id: number) => this.branches?.branches.find((z) => z.id === id)?.name ?? String(id);
     try {
       const [x, y] = await Promise.all([
         get<Snapshot>(`/sim/branches/${a}/snapshot?at_ms=${Math.floor(at)}`),
         get<Snapshot>(`/sim/branches/${b}/snapshot?at_ms=${Math.floor(at)}`),
       ]);
-      renderCompare(el, this.branches, a, b, x, y);
+      const el = byId('compare');
+      renderCompare(el, { name: name(a), snapshot: x }, { name: name(b), snapshot: y }, () => {
+        el.hidden = true;
+        el.replaceChildren();
+      });
+      el.scrollIntoView({ block: 'start' });
     } catch (e) {
       this.status(`compare: ${e instanceof Error ? e.message : String(e)}`, true);
     }
@@ -598,55 +604,6 @@ async function fetchText(path: string): Promise<string> {
   const token = sessionStorage.getItem('kafkasim-token');
   const r = await fetch(path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
   return r.ok ? r.text() : '';
-}
-
-/** Two branches side by side at the same moment; what differs is highlighted. */
-function renderCompare(
-  el: HTMLElement,
-  branches: Branches | undefined,
-  a: number,
-  b: number,
-  x: Snapshot,
-  y: Snapshot,
-): void {
-  el.replaceChildren();
-  el.hidden = false;
-  const name = (id: number) => branches?.branches.find((z) => z.id === id)?.name ?? String(id);
-  html('h3', {}, `${name(a)} vs ${name(b)} at ${x.clock.now}`, el);
-  const table = html('table', { class: 'compare' }, undefined, el);
-  const row = (label: string, u: string, v: string) => {
-    const tr = html('tr', { class: u === v ? 'same' : 'diff' }, undefined, table);
-    html('th', {}, label, tr);
-    html('td', {}, u, tr);
-    html('td', {}, v, tr);
-  };
-  row('trace hash', x.trace.hash, y.trace.hash);
-  row('events', String(x.events), String(y.events));
-  for (const br of x.brokers) {
-    const other = y.brokers.find((z) => z.broker_id === br.broker_id);
-    row(
-      `broker ${br.broker_id}`,
-      `${br.status}${br.fenced || x.metadata.brokers[br.broker_id]?.fenced ? ' fenced' : ''}`,
-      other
-        ? `${other.status}${other.fenced || y.metadata.brokers[other.broker_id]?.fenced ? ' fenced' : ''}`
-        : '-',
-    );
-  }
-  for (const [topic, t] of Object.entries(x.metadata.topics)) {
-    const u = y.metadata.topics[topic];
-    for (const p of t.partitions) {
-      const q = u?.partitions[p.partition];
-      const show = (r: typeof p | undefined) => (r ? `leader ${r.leader} ISR [${r.isr}]` : 'absent');
-      row(`${topic}-${p.partition}`, show(p), show(q));
-    }
-  }
-  const differing = table.querySelectorAll('tr.diff').length;
-  html(
-    'p',
-    { id: 'compare-summary', 'data-diffs': String(differing) },
-    `${differing} difference(s) highlighted.`,
-    el,
-  );
 }
 
 const app = new App();
