@@ -30,6 +30,18 @@ export interface QuorumConfig {
    */
   'kafkasim.raft.flush.enable': boolean;
   /**
+   * kafkasim-only: how long writing a batch to the log takes (the page-cache write of `FileRecords.append`), on the
+   * leader after its accumulator drains and on a follower after a Fetch answer, before the log holds it. 0: at once.
+   */
+  'kafkasim.raft.append.ms': number;
+  /**
+   * kafkasim-only: how long a flush takes (the fsync of `ReplicatedLog.flush`), with the flush guarantees on: the
+   * leader's Raft thread appends then flushes (`KafkaRaftClient.maybeAppendBatches`, `flushLeaderLog`) and only then
+   * serves fetches and counts the records for itself; a voter flushes after its append, before its next Fetch.
+   * 0: at once.
+   */
+  'kafkasim.raft.fsync.ms': number;
+  /**
    * kafkasim-only: with the flush guarantees off, how often the OS looks for dirty pages to write back. Linux wakes
    * its flusher every `vm.dirty_writeback_centisecs` (500 = 5 s, https://docs.kernel.org/admin-guide/sysctl/vm.html).
    */
@@ -58,6 +70,8 @@ export const DEFAULT_QUORUM_CONFIG: Readonly<QuorumConfig> = Object.freeze({
   'controller.quorum.append.linger.ms': 25,
   'kafkasim.raft.fetch.max.wait.ms': 500,
   'kafkasim.raft.flush.enable': true,
+  'kafkasim.raft.append.ms': 0,
+  'kafkasim.raft.fsync.ms': 0,
   'kafkasim.raft.os.writeback.ms': 5000,
   'kafkasim.raft.os.dirty.expire.ms': 30_000,
   'kafkasim.raft.pre.vote.enable': false,
@@ -111,6 +125,11 @@ export function resolveQuorumConfig(overrides: Partial<QuorumConfig> = {}): Quor
     throw new Error("quorum config 'kafkasim.raft.os.dirty.expire.ms' must be >= 0");
   parseQuorumVoters(config['controller.quorum.voters']);
   return config;
+}
+
+/** How long the log write of an append takes: append, plus the fsync when the flush guarantees are on. */
+export function raftWriteMs(config: QuorumConfig, flushes: boolean): number {
+  return config['kafkasim.raft.append.ms'] + (flushes ? config['kafkasim.raft.fsync.ms'] : 0);
 }
 
 export interface QuorumVoter {

@@ -12,6 +12,7 @@
 
 import { METADATA_TOPIC, type QuorumFetchRequest, type QuorumFetchResponse } from '../protocol/index.ts';
 import { InvariantViolation } from '../sim/index.ts';
+import { raftWriteMs } from './config.ts';
 import { strictExponentialElectionBackoffMs } from './decisions.ts';
 import type { RoleIo } from './role-io.ts';
 
@@ -84,6 +85,23 @@ export class FollowerState<T> {
         const r = o.response;
         if (io.handleCommonResponse(r) || r.errorCode !== 0 || !toLeader) {
           if (gen === io.generation) backoff(undefined);
+          return;
+        }
+        // Writing what came back takes kafkasim.raft.append.ms (and fsync.ms when this node flushes) on the Raft
+        // thread: the records are in the log, and the next Fetch leaves, only after that.
+        const writeMs =
+          r.records.length > 0 && !r.divergingEpoch ? raftWriteMs(io.config, io.followerFlushes) : 0;
+        if (writeMs > 0) {
+          io.host.schedule(
+            writeMs,
+            () =>
+              io.guarded(() => {
+                if (gen !== io.generation) return;
+                this.#onFetchResponse(r);
+                if (gen === io.generation) this.fetch(undefined);
+              }),
+            'raft.follower-write',
+          );
           return;
         }
         this.#onFetchResponse(r);

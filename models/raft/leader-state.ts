@@ -17,6 +17,7 @@ import type {
   QuorumResponse,
 } from '../protocol/index.ts';
 import type { NodeId, Timer } from '../sim/index.ts';
+import { raftWriteMs } from './config.ts';
 import { nextHighWatermark } from './decisions.ts';
 import type { RaftBatch } from './raft-log.ts';
 import type { RoleIo } from './role-io.ts';
@@ -65,6 +66,11 @@ export class LeaderState<T> {
   /** Accumulated appends (one batch each), offsets assigned, not yet in the log. */
   #pending: RaftBatch<T>[] = [];
   #pendingRecords = 0;
+  /** When the oldest pending append arrived (the linger counts from it). */
+  #pendingSince = 0;
+  /** Drained batches being written (append and flush take kafkasim.raft.append.ms and fsync.ms). */
+  #writingRecords = 0;
+  #writeTimer: Timer | undefined;
   #drainTimer: Timer | undefined;
   readonly #parked = new Set<ParkedFetch>();
   /** The leader-change listeners were told: it has committed its epoch start. */
@@ -90,9 +96,9 @@ export class LeaderState<T> {
     return this.#checkQuorumDeadline;
   }
 
-  /** Records appended but still in the accumulator. */
+  /** Records appended but not yet in the log (in the accumulator, or being written). */
   get pendingRecords(): number {
-    return this.#pendingRecords;
+    return this.#pendingRecords + this.#writingRecords;
   }
 
   /** A voter's end offset as of its last Fetch (undefined for this node and for voters not heard from). */
@@ -125,6 +131,8 @@ export class LeaderState<T> {
     answer: (from: NodeId, request: QuorumFetchRequest, reply: (r: QuorumFetchResponse) => void) => void,
   ): void {
     this.#drainTimer?.cancel();
+    // A write under way when the role ends is never completed: its records were not acknowledged.
+    this.#writeTimer?.cancel();
     // Parked fetches are answered now, with this node's new epoch and leader, so fetchers move on at once.
     for (const p of this.#parked) {
       p.timer.cancel();
@@ -158,29 +166,61 @@ export class LeaderState<T> {
   /** Accumulates one batch; the accumulator drains after the linger time. */
   append(records: readonly T[]): { baseOffset: number; lastOffset: number } {
     const io = this.#io;
-    const baseOffset = io.log.endOffset + this.#pendingRecords;
+    const baseOffset = io.log.endOffset + this.#writingRecords + this.#pendingRecords;
     // One batch per append; the caller hands the records over (they must not change afterwards).
+    if (this.#pending.length === 0) this.#pendingSince = io.host.sim.now;
     this.#pending.push(Object.freeze({ baseOffset, epoch: this.epoch, records }));
     this.#pendingRecords += records.length;
-    if (!this.#drainTimer) {
-      this.#drainTimer = io.host.schedule(
-        io.config['controller.quorum.append.linger.ms'],
-        () => io.guarded(() => this.#drain()),
-        'raft.linger',
-      );
-    }
+    // While a write is under way the Raft thread is busy: the next drain is scheduled when it ends.
+    if (!this.#drainTimer && !this.#writeTimer) this.#scheduleDrain();
     return { baseOffset, lastOffset: baseOffset + records.length - 1 };
   }
 
-  /** The accumulator drains: append the batch, then flush (KafkaRaftClient.maybeAppendBatches). */
+  /** The accumulator drains `append.linger.ms` after its oldest pending append (at once if that has passed). */
+  #scheduleDrain(): void {
+    const io = this.#io;
+    // The linger less the time already waited (subtracted, not via an absolute due time, so that a drain right
+    // after the first append is exactly linger.ms away).
+    const waited = io.host.sim.now - this.#pendingSince;
+    this.#drainTimer = io.host.schedule(
+      Math.max(0, io.config['controller.quorum.append.linger.ms'] - waited),
+      () => io.guarded(() => this.#drain()),
+      'raft.linger',
+    );
+  }
+
+  /**
+   * The accumulator drains: append the batch, then flush (KafkaRaftClient.maybeAppendBatches). With
+   * kafkasim.raft.append.ms / fsync.ms the write takes that long, and the records count and are served after it.
+   */
   #drain(): void {
     this.#drainTimer = undefined;
-    if (this.#io.leader !== this || this.#pending.length === 0) return;
+    const io = this.#io;
+    if (io.leader !== this || this.#pending.length === 0) return;
     const batches = this.#pending;
     this.#pending = [];
+    const records = this.#pendingRecords;
     this.#pendingRecords = 0;
-    this.#io.log.append(batches);
-    this.#flushLog();
+    const writeMs = raftWriteMs(io.config, io.flushEnabled);
+    if (writeMs <= 0) {
+      io.log.append(batches);
+      this.#flushLog();
+      return;
+    }
+    this.#writingRecords = records;
+    this.#writeTimer = io.host.schedule(
+      writeMs,
+      () =>
+        io.guarded(() => {
+          this.#writeTimer = undefined;
+          this.#writingRecords = 0;
+          if (io.leader !== this) return;
+          io.log.append(batches);
+          this.#flushLog();
+          if (this.#pending.length > 0 && !this.#drainTimer) this.#scheduleDrain();
+        }),
+      'raft.write',
+    );
   }
 
   #flushLog(): void {

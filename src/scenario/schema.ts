@@ -52,6 +52,10 @@ function clusterConfigProperties(): Record<string, Schema> {
   const QUORUM_NOTES: Record<string, string> = {
     'kafkasim.raft.flush.enable':
       ' false removes the KAFKA-10533 flush guarantees (the leader counts unflushed records toward the high watermark, followers do not flush), so committed metadata can be lost when a majority crashes.',
+    'kafkasim.raft.append.ms':
+      ' How long a batch takes to reach the log (page-cache write), on the leader after its accumulator drains and on a follower after each Fetch answer.',
+    'kafkasim.raft.fsync.ms':
+      ' With flush.enable true: how long a flush (fsync) takes; the leader counts and serves the records only after it, a voter fetches again only after it.',
     'kafkasim.raft.os.writeback.ms':
       ' With flush.enable false: how often the OS flusher wakes (vm.dirty_writeback_centisecs, 500 = 5 s).',
     'kafkasim.raft.os.dirty.expire.ms':
