@@ -7,6 +7,7 @@
 //   node --import tsx scripts/fidelity-runs.ts [--seeds 50] [--sweep-seeds 20] [--out docs/fidelity-runs.json]
 //   node --import tsx scripts/fidelity-runs.ts --workflow-a    (workflow A's tables only, computed afresh)
 //   node --import tsx scripts/fidelity-runs.ts --sources       (workflow B's and KAFKA-10533's tables, afresh)
+//   node --import tsx scripts/fidelity-runs.ts --raft          (the Raft test server's table, afresh; seconds)
 //
 // Deterministic: the same command writes the same file (the runs are virtual time; nothing depends on the
 // machine). 8.5 minutes wall on the loaded project machine (80 s of CPU), most of it the ingest scenario.
@@ -15,6 +16,8 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { BrokerConfig } from '../models/broker/index.ts';
+import type { QuorumConfig } from '../models/raft/index.ts';
+import { RaftTestServerCluster } from '../src/cluster/raft-test-server.ts';
 import { runScenarioAsync, type ScenarioResult, shippedScenarioFile } from '../src/scenario/index.ts';
 import { workflowA } from '../test/models/balancer/workflow-a.ts';
 
@@ -268,6 +271,88 @@ export function kraftFlushTable(on: ScenarioResult, off: ScenarioResult): string
   ];
 }
 
+/** `raft-quorum-N.properties` as the Raft module's README writes them (`zookeeper.connect` included). */
+export function raftQuorumProperties(n: number, voters: number): { file: string; text: string } {
+  const list = Array.from({ length: voters }, (_, i) => `${i + 1}@localhost:${9092 + i}`).join(',');
+  return {
+    file: `config/raft-quorum-${n}.properties`,
+    text: `broker.id=${n}\nlisteners=PLAINTEXT://localhost:${9091 + n}\nquorum.voters=${list}\nlog.dirs=/tmp/raft-logs-${n}\n\nzookeeper.connect=localhost:2181\n`,
+  };
+}
+
+/**
+ * The disks of the Raft test server runs (the README gives no latency): an SSD's fsync (1 ms, assumed) and a
+ * 7200 rpm disk's (10 ms: a revolution takes 60/7200 s = 8.3 ms, plus the seek); the page-cache append 0.05 ms.
+ */
+export const RAFT_DISKS = {
+  'SSD (fsync 1 ms)': { 'kafkasim.raft.append.ms': 0.05, 'kafkasim.raft.fsync.ms': 1 },
+  '7200 rpm disk (fsync 10 ms)': { 'kafkasim.raft.append.ms': 0.05, 'kafkasim.raft.fsync.ms': 10 },
+} as const satisfies Record<string, Partial<QuorumConfig>>;
+
+/** A quorum of `voters` test servers from the README's properties, started until one leads. */
+export function raftTestServer(
+  voters: number,
+  config: Partial<QuorumConfig>,
+  seed = 1,
+): RaftTestServerCluster {
+  const c = new RaftTestServerCluster({
+    seed,
+    properties: Array.from({ length: voters }, (_, i) => raftQuorumProperties(i + 1, voters)),
+    quorumConfig: config,
+  });
+  c.start();
+  return c;
+}
+
+/** The README's workflow on one quorum: the VerifiableProducer (2000 at 1/s), then the perf test's final line. */
+export function raftTestServerRun(
+  voters: number,
+  config: Partial<QuorumConfig>,
+): { acked: number; avgThroughput: number; perfLine: string } {
+  const c = raftTestServer(voters, config);
+  const v = c.verifiableProducer({
+    bootstrapServer: 'http://localhost:9092',
+    maxMessages: 2000,
+    throughput: 1,
+  });
+  c.sim.runUntil(() => v.done, { timeout: '2100s', description: 'the VerifiableProducer done' });
+  const tool = JSON.parse(v.lines.at(-1)!) as { acked: number; avg_throughput: number };
+  const r = c.producerPerfTest({
+    bootstrapServer: 'localhost:9092',
+    numRecords: 2000,
+    throughput: -1,
+    recordSize: 10,
+  });
+  c.sim.runUntil(() => r.summary !== undefined, { timeout: '60s', description: 'the perf test done' });
+  return { acked: tool.acked, avgThroughput: tool.avg_throughput, perfLine: r.summary! };
+}
+
+/** The Raft test server's table: the README's two tools over each disk, flush on and off, 3 voters and 1. */
+export function raftTestServerTable(): string[] {
+  const rows: string[] = [];
+  const perf = (line: string) => {
+    const m = /records sent, ([\d.]+) records\/sec \([\d.]+ MB\/sec\), ([\d.]+) ms avg latency/.exec(line)!;
+    return `${Number(m[1]).toFixed(0)} | ${m[2]}`;
+  };
+  for (const [disk, config] of Object.entries(RAFT_DISKS)) {
+    for (const [voters, flush] of [
+      [3, true],
+      [3, false],
+      [1, true],
+    ] as const) {
+      const r = raftTestServerRun(voters, { ...config, 'kafkasim.raft.flush.enable': flush });
+      rows.push(
+        `| ${disk}, ${voters} voter${voters > 1 ? 's' : ''}, flush ${flush ? 'on' : 'off'} | ${r.acked} | ${r.avgThroughput.toFixed(3)} | ${perf(r.perfLine)} |`,
+      );
+    }
+  }
+  return [
+    '| quorum | VerifiableProducer acked (of 2000) | its avg_throughput (1/s asked) | perf test records/sec | perf test avg latency (ms) |',
+    '| --- | --- | --- | --- | --- |',
+    ...rows,
+  ];
+}
+
 async function main(): Promise<void> {
   const arg = (name: string, fallback: string) => {
     const i = process.argv.indexOf(name);
@@ -278,6 +363,10 @@ async function main(): Promise<void> {
     console.log(workflowATable(a1, workflowAShape('A2')).join('\n'));
     console.log();
     console.log(walExperimentTable(a1, workflowAShape('A1', 1, WAL_EXPERIMENT)).join('\n'));
+    return;
+  }
+  if (process.argv.includes('--raft')) {
+    console.log(raftTestServerTable().join('\n'));
     return;
   }
   if (process.argv.includes('--sources')) {

@@ -106,6 +106,13 @@ export {
   type PerfProducerReport,
   type QuorumStatus,
 } from './cluster/index.ts';
+// Kafka's Raft test server (raft/README.md): a quorum serving __cluster_metadata to a VerifiableProducer and the perf test.
+export {
+  parseRaftServerProperties,
+  type RaftServerProperties,
+  RaftTestServerCluster,
+  type RaftTestServerOptions,
+} from './cluster/raft-test-server.ts';
 // Text exactly as Kafka's tools print it (kafka-topics, kafka-reassign-partitions, perf tests, consumer groups).
 export * as format from './format/index.ts';
 export { RunRecorder, runReportHtml, sweepReportHtml, WHATIF_METRICS } from './report/index.ts';

@@ -101,3 +101,9 @@ export { RaftMetadataLog } from './raft-metadata-log.ts';
 export { RaftNode, type RaftNodeOptions, type RaftStateMachine } from './raft-node.ts';
 export { RaftQuorum, type RaftQuorumOptions } from './raft-quorum.ts';
 export { ReplicatedCounter } from './replicated-counter.ts';
+export {
+  RAFT_TOPIC,
+  type TestRaftRecord,
+  TestRaftServer,
+  type TestRaftServerOptions,
+} from './test-raft-server.ts';

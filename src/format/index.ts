@@ -82,3 +82,4 @@ export {
   type TopicPartitionRef,
   tpString,
 } from './reassign-partitions.ts';
+export { formatVerifiableProducerEvent } from './verifiable-producer.ts';

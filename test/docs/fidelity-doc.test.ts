@@ -1,8 +1,8 @@
 // docs/fidelity.md states simulated numbers beside the source documents' ones; this keeps them true. The tables
 // between `<!-- fidelity:NAME -->` markers must be what scripts/fidelity-runs.ts makes of docs/fidelity-runs.json
 // (every run's values), the first seed of each of those runs must replay to the same values, and workflow A's
-// figures (with and without the WAL latency experiment), workflow B's and KAFKA-10533's are recomputed from fresh
-// runs.
+// figures (with and without the WAL latency experiment), workflow B's, KAFKA-10533's and the Raft test server's
+// are recomputed from fresh runs.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
@@ -11,6 +11,7 @@ import {
   KRAFT_FLUSH_OFF,
   kraftFlushTable,
   REFRESH_VALUES,
+  raftTestServerTable,
   refreshSet,
   runOnce,
   runScenario,
@@ -80,5 +81,9 @@ describe('docs/fidelity.md', () => {
     expect(block('workflow-a-wal', false)).toEqual(
       walExperimentTable(a1, workflowAShape('A1', 1, WAL_EXPERIMENT)),
     );
+  }, 600_000);
+
+  it("the Raft test server's table is that of fresh runs (the README's two tools on each disk)", () => {
+    expect(block('raft-test-server', false)).toEqual(raftTestServerTable());
   }, 600_000);
 });
