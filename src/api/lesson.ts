@@ -28,6 +28,8 @@ export class LessonRun {
   private readonly labelled = new Map<string, StepRecord>();
   private lastReassign: number | undefined;
   readonly output: string[] = [];
+  /** Called with each line the steps print (`serve --play` shows them in the terminal). */
+  onPrint: ((line: string) => void) | undefined;
 
   constructor(
     private readonly cluster: Cluster,
@@ -76,9 +78,18 @@ export class LessonRun {
 
   private print = (text: string): void => {
     const body = text.endsWith('\n') ? text.slice(0, -1) : text;
-    this.output.push(...body.split('\n'));
+    const lines = body.split('\n');
+    this.output.push(...lines);
+    if (this.onPrint) for (const line of lines) this.onPrint(line);
     if (this.output.length > MAX_OUTPUT_LINES) this.output.splice(0, this.output.length - MAX_OUTPUT_LINES);
   };
+
+  /** The next step: its index, the step count, its action and its note; undefined when all ran. */
+  nextStep(): { index: number; of: number; action: string; note: string | undefined } | undefined {
+    const step = this.steps[this.next];
+    if (!step) return undefined;
+    return { index: this.next, of: this.steps.length, action: actionOf(step), note: step.note };
+  }
 
   /** When the next step is due (virtual ms); null when it waits for a condition; undefined when all ran. */
   dueAt(): number | null | undefined {

@@ -68,6 +68,8 @@ export class Pacer implements ClockDriver {
   breakpoint: Breakpoint | undefined;
   /** Paused because the breakpoint was reached. */
   atBreakpoint = false;
+  /** Called each time pacing stops at the breakpoint (`serve --play` runs the due step from here). */
+  onBreakpoint: (() => void) | undefined;
   private anchorWall = 0;
   private anchorVirtual = 0;
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
@@ -148,6 +150,7 @@ export class Pacer implements ClockDriver {
   private stopAtBreakpoint(): void {
     this.pause();
     this.atBreakpoint = true;
+    this.onBreakpoint?.();
   }
 
   private running(): boolean {

@@ -4,6 +4,7 @@
 // input, 1 when the server cannot start (e.g. the port is taken).
 import { writeFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
+import { playLesson } from '../api/lesson-player.ts';
 import { MAX_SPEED, type Speed, speedOf } from '../api/pacer.ts';
 import { REQUEST_LOG_LIMITS } from '../api/request-log.ts';
 import { type LakeCredentials, parseLakeCredentials } from '../api/served-lake.ts';
@@ -34,6 +35,8 @@ Options:
   --port PORT           port (default ${DEFAULT_PORT}; 0 picks a free one)
   --speed S             virtual seconds per wall second: 1 (real time, default), 10, 100, ... or max
   --paused              start paused (POST /sim/resume, /sim/step and /sim/advance move the clock)
+  --play                with a scenario: play its timeline too, each step when it is due (as kafkasim run
+                        does, paced at --speed), the steps and their tool output printed here; a pause holds it
   --token T             require "Authorization: Bearer T" (or "X-Kafkasim-Token: T") on every route but /health
   --allowed-hosts H,..  host names the Host header may carry besides localhost, IP addresses and --host
                         (".example.com" allows its subdomains too)
@@ -125,6 +128,7 @@ export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boole
     port: { type: 'string' },
     speed: { type: 'string' },
     paused: { type: 'boolean' },
+    play: { type: 'boolean' },
     token: { type: 'string' },
     'allowed-hosts': { type: 'string' },
     'lake-user': { type: 'string' },
@@ -195,6 +199,14 @@ export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boole
   if (seedText !== undefined && !/^-?\d+$/.test(seedText.trim()))
     throw new UsageError(`--seed expects an integer, got '${seedText}'`);
   const scenarioArg = positionals[0];
+  if (values.play && mode.ui)
+    throw new UsageError(
+      "--play is serve's: in kafkasim ui the page plays the lesson (uncheck 'pause at each step')",
+    );
+  if (values.play && scenarioArg === undefined)
+    throw new UsageError(
+      "--play plays a scenario's timeline: give a scenario file or a shipped scenario name",
+    );
   if (
     scenarioArg !== undefined &&
     (brokers !== undefined ||
@@ -218,8 +230,9 @@ export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boole
       throw new UsageError(`cannot read the scenario file '${scenarioArg}': ${e.message}`);
     }
     world.scenario = { text, name: basename(file), baseDir: dirname(resolve(file)) };
-    // `kafkasim ui scenario`: its timeline is a lesson, stepped from the page (serve runs it as a world).
-    if (mode.ui) world.lesson = true;
+    // `kafkasim ui scenario`: its timeline is a lesson, stepped from the page; `serve --play` steps it by itself
+    // (without either, serve runs the scenario as a world: its cluster, topics and clients).
+    if (mode.ui || values.play) world.lesson = true;
     // Without --seed the scenario's own seed applies.
     if (seedText === undefined) delete (world as { seed?: unknown }).seed;
   } else {
@@ -283,6 +296,17 @@ export async function serveCommand(argv: string[], io: CliIO, mode: { ui?: boole
     io.stderr(
       `kafkasim serve: warning: listening on ${listenHost} without --token: anyone who can reach it controls the simulation\n`,
     );
+
+  if (values.play) {
+    const at = (ms: number) => `[${(ms / 1000).toFixed(3).padStart(8)} s]`;
+    playLesson(server.host, server.pacer, {
+      step: (t, index, of, action, note) =>
+        io.stdout(`${at(t)} step ${index + 1}/${of} ${action}${note !== undefined ? `: ${note}` : ''}\n`),
+      line: (text) => io.stdout(`             ${text}\n`),
+      problem: (text) => io.stderr(`kafkasim serve: ${text}\n`),
+      done: (t) => io.stdout(`${at(t)} the timeline is done; the cluster runs on until Ctrl-C\n`),
+    });
+  }
 
   const recordTo = values['record-requests'] as string | undefined;
   // The request log is written however the server stops: a signal, or a failure nothing else caught.
