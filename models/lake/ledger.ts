@@ -27,6 +27,8 @@ class PartitionCopies {
   counts = new Uint16Array(1024);
   /** One past the highest offset with a row. */
   end = 0;
+  /** Rows of this partition's records. */
+  rows = 0;
 
   add(offset: number, replace: boolean): number {
     if (offset >= this.counts.length) {
@@ -40,6 +42,7 @@ class PartitionCopies {
     const after = replace ? 1 : before + 1;
     this.counts[offset] = after;
     if (offset >= this.end) this.end = offset + 1;
+    this.rows += after - before;
     return after - before;
   }
 }
@@ -108,6 +111,21 @@ export class LakeLedger {
     }
     if (start >= 0) out.push({ topic, partition, from: start, to });
     return out;
+  }
+
+  /** Rows per partition written (the sink's, as the web UI's Lake view shows them), by topic then partition. */
+  partitionRows(): { topic: string; partition: number; rows: number; endOffset: number }[] {
+    return [...this.partitions.entries()]
+      .map(([key, p]) => {
+        const cut = key.indexOf('\u0000');
+        return {
+          topic: key.slice(0, cut),
+          partition: Number(key.slice(cut + 1)),
+          rows: p.rows,
+          endOffset: p.end,
+        };
+      })
+      .sort((a, b) => (a.topic < b.topic ? -1 : a.topic > b.topic ? 1 : a.partition - b.partition));
   }
 
   /** Partitions with any row, as `topic`/`partition` pairs. */

@@ -548,6 +548,11 @@ export class Cluster {
     return this.lakeState.lake;
   }
 
+  /** The Lake if anything used it yet (a read that must not create it: the snapshot). */
+  get lakeIfUsed(): Lake | undefined {
+    return this.lakeState?.lake;
+  }
+
   /** The Lake's Databend HTTP API as a handler (POST /v1/query, GET /health), for the HTTP server to mount. */
   get lakeApi(): LakeHttpApi {
     const lake = this.lake;

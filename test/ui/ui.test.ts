@@ -224,6 +224,62 @@ describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {
     await own.close();
   }, 120_000);
 
+  it('the Lake: rows per partition as the ingest service writes them', async () => {
+    const own = await serve({ seed: 5, brokers: 3 });
+    const cid = (await json<Snap>(own.url, '/sim/snapshot')).cluster_id;
+    await json(own.url, `/v3/clusters/${cid}/topics`, 'POST', {
+      topic_name: 'lake-topic',
+      partitions_count: 2,
+      replication_factor: 3,
+    });
+    const config = {
+      kafkaBootstrapServers: '127.0.0.1:9092',
+      kafkaTopic: 'lake-topic',
+      KafkaConsumerGroup: 'lake-group',
+      isJsonTransform: false,
+      lakeDSN: 'http://lake:lake@localhost:8002',
+      lakeTable: 'default.lake_table',
+      batchSize: 100,
+      batchMaxInterval: 1,
+      workers: 2,
+    };
+    await json(own.url, '/sim/workloads', 'POST', { kind: 'ingest', config });
+    await json(own.url, '/sim/advance', 'POST', { duration: '5s' });
+    // 300 records, sequence % 2 picks the partition: 150 each.
+    await json(own.url, '/sim/workloads', 'POST', {
+      kind: 'explicit-producer',
+      topic: 'lake-topic',
+      first_sequence: 0,
+      count: 300,
+      partition_count: 2,
+    });
+    await json(own.url, '/sim/advance', 'POST', { duration: '10s' });
+    const { page, errors } = await openUi(browser.context, `${own.url}/`);
+    const rows = async () =>
+      page
+        .locator('#lake table.lake-rows[data-table="default.lake_table"] tr')
+        .evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+    await until(page, 'the Lake rows per partition', async () => (await rows()).length === 2);
+    expect(await rows()).toEqual([
+      ['lake-topic-0', '150', '', 'to offset 149'],
+      ['lake-topic-1', '150', '', 'to offset 149'],
+    ]);
+    expect(await page.locator('#lake h3', { hasText: 'default.lake_table' }).textContent()).toBe(
+      'default.lake_table: 300 rows',
+    );
+    // The same numbers as the API's snapshot (the page has no other source).
+    const lake = (
+      await json<{ lake: { tables: { rows: number; partitions: { rows: number }[] }[] } }>(
+        own.url,
+        '/sim/snapshot',
+      )
+    ).lake;
+    expect(lake.tables.map((t) => [t.rows, t.partitions.map((p) => p.rows)])).toEqual([[300, [150, 150]]]);
+    expect(errors).toEqual([]);
+    await page.close();
+    await own.close();
+  }, 120_000);
+
   it('admin by clicking and the keyboard: drag a partition, add partitions, stop a producer, space, arrows', async () => {
     const own = await sandbox();
     const { page, errors } = await openUi(browser.context, `${own.url}/`);

@@ -96,6 +96,20 @@ export interface Snapshot {
   };
   requests: number;
   lesson?: LessonState | null;
+  /** The Lake's tables, once anything used the Lake. */
+  lake?: LakeView | null;
+}
+
+export interface LakeView {
+  available: boolean;
+  tables: {
+    database: string;
+    table: string;
+    rows: number;
+    duplicate_rows: number;
+    /** Rows the sink wrote per Kafka partition (`end_offset`: one past the highest offset with a row). */
+    partitions: { topic: string; partition: number; rows: number; end_offset: number }[];
+  }[];
 }
 
 export interface LessonStep {

@@ -1,5 +1,6 @@
 // The smaller panels: consumer groups, the auto-balancer (each broker's load against the band, and its
-// decisions with their reasons), the Lake (rows and ingest errors per ingest workload), and the workloads
+// decisions with their reasons), the Lake (each table's rows per Kafka partition, and each ingest service's
+// counters: rows, errors, lost batches), and the workloads
 // (producers and consumers) with start/stop buttons.
 import type { LessonClient, Snapshot, TraceEvent, WorkloadView } from './model.ts';
 import { html } from './svg.ts';
@@ -135,10 +136,40 @@ function drawLessonClients(el: HTMLElement, clients: LessonClient[]): void {
   }
 }
 
+const MAX_LAKE_PARTITION_ROWS = 64;
+
 export function drawLake(panel: Panel, s: Snapshot): void {
   const ingest = s.workloads.filter((w) => w.kind === 'ingest');
   const lessonIngest = (s.lesson?.clients ?? []).filter((c) => 'rowsTotal' in c.stats);
-  panel.draw(JSON.stringify([ingest.map((w) => w.stats), lessonIngest]), (el) => {
+  const tables = s.lake?.tables ?? [];
+  panel.draw(JSON.stringify([ingest.map((w) => w.stats), lessonIngest, s.lake]), (el) => {
+    if (s.lake && !s.lake.available) html('p', { class: 'error' }, 'The Lake is down (an outage).', el);
+    // Each table: the rows the sink wrote, per Kafka partition, as bars (with the number: not only a length).
+    for (const t of tables) {
+      html(
+        'h3',
+        {},
+        `${t.database}.${t.table}: ${t.rows} rows${t.duplicate_rows > 0 ? `, ${t.duplicate_rows} duplicates` : ''}`,
+        el,
+      );
+      const table = html(
+        'table',
+        { class: 'lake-rows', 'data-table': `${t.database}.${t.table}` },
+        undefined,
+        el,
+      );
+      const most = Math.max(1, ...t.partitions.map((p) => p.rows));
+      for (const p of t.partitions.slice(0, MAX_LAKE_PARTITION_ROWS)) {
+        const tr = html('tr', { 'data-tp': `${p.topic}-${p.partition}` }, undefined, table);
+        html('th', {}, `${p.topic}-${p.partition}`, tr);
+        html('td', { class: 'num' }, String(p.rows), tr);
+        const bar = html('td', { class: 'lake-bar' }, undefined, tr);
+        html('span', { style: `width:${(100 * p.rows) / most}%` }, '', bar);
+        html('td', {}, `to offset ${p.end_offset - 1}`, tr);
+      }
+      if (t.partitions.length > MAX_LAKE_PARTITION_ROWS)
+        html('p', {}, `and ${t.partitions.length - MAX_LAKE_PARTITION_ROWS} more partitions`, el);
+    }
     for (const c of lessonIngest) {
       html('h3', {}, `${c.name} (bend-ingest-kafka)`, el);
       const table = html('table', { class: 'lake', 'data-ingest': c.name }, undefined, el);
@@ -148,7 +179,7 @@ export function drawLake(panel: Panel, s: Snapshot): void {
         html('td', {}, String(v), tr);
       }
     }
-    if (ingest.length === 0 && lessonIngest.length === 0) {
+    if (ingest.length === 0 && lessonIngest.length === 0 && tables.length === 0) {
       html('p', { class: 'empty' }, 'No ingest workload (bend-ingest-kafka) in this simulation.', el);
       return;
     }

@@ -1,5 +1,6 @@
 // GET /sim/snapshot: the whole simulation as one JSON document (clock, brokers, the KRaft controllers, the
-// controller's metadata image, consumer groups, workloads, network traffic per link, faults). The web UI draws
+// controller's metadata image, consumer groups, workloads, network traffic per link, faults, the Lake's tables with
+// the rows the sink wrote per partition). The web UI draws
 // every view from it, as any other client may; it is a pure read (nothing runs). `simSnapshot` is also what a
 // snapshot at an earlier time (a replay, see branches.ts) answers, so both have the same shape.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -62,6 +63,30 @@ function groupsSummary(host: SimHost) {
   });
 }
 
+/** The Lake's tables (once anything used the Lake): the rows the sink wrote, in all and per Kafka partition. */
+function lakeOf(host: SimHost) {
+  const lake = host.world.cluster.lakeIfUsed;
+  if (!lake) return null;
+  return {
+    available: lake.available,
+    tables: lake.tableList().map((t) => {
+      const summary = t.ledger.summary();
+      return {
+        database: t.database,
+        table: t.table,
+        rows: summary.rows,
+        duplicate_rows: summary.duplicateRows,
+        partitions: t.ledger.partitionRows().map((p) => ({
+          topic: p.topic,
+          partition: p.partition,
+          rows: p.rows,
+          end_offset: p.endOffset,
+        })),
+      };
+    }),
+  };
+}
+
 /** The snapshot of a host's simulation; `pacing` is the pacer's status (a replayed host has none). */
 export function simSnapshot(host: SimHost, pacing: PacerStatus | undefined) {
   const world = host.world;
@@ -95,6 +120,7 @@ export function simSnapshot(host: SimHost, pacing: PacerStatus | undefined) {
     faults: faultsOf(world),
     requests: host.log.length,
     lesson: world.lesson?.view() ?? null,
+    lake: lakeOf(host),
   };
 }
 
@@ -109,7 +135,8 @@ export function registerSnapshotRoute(app: FastifyInstance, ctx: ApiContext, at?
         summary: 'A snapshot of the whole simulation',
         description:
           "Clock, brokers, the KRaft controllers, the controller's committed metadata image, consumer groups, " +
-          'workloads, network (messages per link) and faults. With `at_ms`, the snapshot the served branch had at ' +
+          "workloads, network (messages per link), faults and the Lake's tables (rows per partition). " +
+          'With `at_ms`, the snapshot the served branch had at ' +
           'that earlier moment, from a replay of its request log beside the served simulation (which is not touched).',
         tags: ['Simulation'],
         querystring: {
