@@ -6,7 +6,15 @@ import type { LakeQueryResult } from '../../models/lake/index.ts';
 import { InvariantViolation, parseDuration, type TraceListener } from '../../models/sim/index.ts';
 import { Cluster } from '../cluster/index.ts';
 import { ScenarioClients } from './clients.ts';
-import { armCondition, evaluate, measure, type ScenarioEval, TraceWatch } from './conditions/index.ts';
+import {
+  armCondition,
+  conditionDefinition,
+  conditionKind,
+  evaluate,
+  measure,
+  type ScenarioEval,
+  TraceWatch,
+} from './conditions/index.ts';
 import { ErrorWindows } from './error-windows.ts';
 import { type LoadedScenario, loadScenarioFile, loadScenarioObject } from './load.ts';
 import { clusterOptionsOf, setUpScenarioCluster } from './setup.ts';
@@ -567,10 +575,19 @@ class Run {
     const evalCtx = this.evalContext(traces);
     armCondition(c, evalCtx);
     let lastCheck = Number.NEGATIVE_INFINITY;
+    // A condition that reads only the metadata image is evaluated again only when the image object changed (it is
+    // copy on write): an isr or leaderless wait over 10,000 partitions would otherwise scan them after every event.
+    const imageOnly = conditionDefinition(conditionKind(c)).reads === 'image';
+    let seenImage: unknown;
     const holds = () => {
       if (sim.eventCount - this.lastProgressEvents >= PROGRESS_EVERY_EVENTS) this.progress();
       if (sim.now - lastCheck < poll) return false;
       lastCheck = sim.now;
+      if (imageOnly) {
+        const image = this.cluster.image;
+        if (image === seenImage) return false;
+        seenImage = image;
+      }
       return evaluate(c, evalCtx).passed;
     };
     sim.runUntil(holds, { timeout, description: `waitUntil in step ${index}` });

@@ -1,7 +1,8 @@
 // The runner on inline scenarios (the library API): step actions and their tool output, conditions with
 // expected vs actual, failures that stop the timeline, metrics, and what a run reports.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { TraceEvent } from '../../models/sim/index.ts';
+import { isr } from '../../src/scenario/conditions/isr.ts';
 import { runScenario, type ScenarioResult } from '../../src/scenario/index.ts';
 
 const base = {
@@ -176,6 +177,34 @@ describe('steps', () => {
       /waitUntil timed out after 1s \(at \d+(\.\d+)?s\): expected partitions of orders = 9; actual 3$/,
     );
     expect(r.passed).toBe(false);
+  });
+
+  it('waitUntil on a condition that reads only the image evaluates it when the image changed, not after every event', () => {
+    const evaluate = vi.spyOn(isr, 'evaluate');
+    try {
+      const r = runScenario({
+        ...base,
+        topics: [{ name: 'orders', partitions: 3, replicationFactor: 3 }],
+        clients: { producers: [{ name: 'p', topic: 'orders', rate: 200, autoStart: true }] },
+        timeline: [
+          { at: '1s', label: 'crash', crashBroker: 1 },
+          {
+            label: 'out',
+            waitUntil: { condition: { isr: { topic: 'orders', excludes: 1 } }, timeout: '30s' },
+          },
+        ],
+      });
+      expect(r.passed).toBe(true);
+      const out = r.steps[1]!;
+      // The wait lasts until the controller fences broker 1 (broker.session.timeout.ms, 9 s) while the producer's
+      // 200 records/s and the followers' fetches run a few thousand events; the image changes a few times.
+      expect(out.end! - out.start!).toBeGreaterThan(5000);
+      expect(r.events).toBeGreaterThan(1000);
+      expect(evaluate.mock.calls.length).toBeGreaterThan(0);
+      expect(evaluate.mock.calls.length).toBeLessThan(50);
+    } finally {
+      evaluate.mockRestore();
+    }
   });
 
   it('crashBroker {leaderOf} resolves the leader when the step runs; restartBroker {brokerOf} the same broker', () => {
