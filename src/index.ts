@@ -91,6 +91,10 @@ export {
 // The HTTP server, for tests that drive a live cluster over HTTP (and replaying a recorded request log).
 export type { ReplayResult, RequestLog, RunningServer, ServeOptions, WorldOptions } from './api/index.ts';
 export { replayRequestLog, startServer } from './api/on-demand.ts';
+
+// cluster-listen.ts adds `cluster.listen` (the Kafka listeners) to every cluster: imported for that effect.
+import './api/cluster-listen.ts';
+
 // The simulated cluster: build, drive, fault, inspect.
 export {
   type BrokerSpec,

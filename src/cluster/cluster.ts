@@ -43,7 +43,6 @@ import { type NodeId, type RunUntilOptions, Simulation } from '../../models/sim/
 import { type PartitionLog, SharedStorage, type StorageMode } from '../../models/storage/index.ts';
 import type { ConsumerGroupView, ToolOutput } from '../format/index.ts';
 import { formatExplicitProducerSummary } from '../format/index.ts';
-import type { ClusterListener, ClusterListenOptions } from '../wire/listen.ts';
 import { ClusterAdmin } from './admin.ts';
 import { type BrokerSpec, type ClusterOptions, FIRST_CONTROLLER_ID } from './cluster-options.ts';
 import { type PerfConsumerReport, reportConsumerPerf } from './consumer-perf-reporter.ts';
@@ -601,16 +600,6 @@ export class Cluster {
     // A new process asks for metadata before its first Produce.
     producer.schedule(0, () => run.start(), 'explicit-producer.start');
     return run;
-  }
-
-  /**
-   * Opens Kafka wire-protocol listeners on this cluster (one port per broker plus the controller's, loopback) and
-   * paces the simulation to the wall clock (`speed`, default 1) so that real clients can use it; from then on the
-   * listener's clock drives the simulation. `close()` stops both.
-   */
-  async listen(options: ClusterListenOptions): Promise<ClusterListener> {
-    const { listenCluster } = await import('../wire/listen.ts');
-    return listenCluster(this, options);
   }
 
   /**

@@ -1,10 +1,12 @@
 // `cluster.listen({ kafkaPort })`: the Kafka listeners on a cluster built with the library, with the simulation
-// paced to the wall clock, as `kafkasim serve --kafka-port` does for a served one.
-import { SimHost } from '../api/host.ts';
-import { Pacer, type Speed } from '../api/pacer.ts';
-import { World } from '../api/world.ts';
+// paced to the wall clock, as `kafkasim serve --kafka-port` does for a served one. It lives here, not in src/wire:
+// it joins the wire listener with the host and pacer that apply what the listener receives. cluster-listen.ts
+// adds the method to Cluster and loads this file on first use.
 import type { Cluster } from '../cluster/index.ts';
-import { KafkaListener, type KafkaListenerOptions, type ListenerAddresses } from './listener.ts';
+import { KafkaListener, type KafkaListenerOptions, type ListenerAddresses } from '../wire/index.ts';
+import { SimHost } from './host.ts';
+import { Pacer, type Speed } from './pacer.ts';
+import { World } from './world.ts';
 
 export interface ClusterListenOptions extends KafkaListenerOptions {
   /** Virtual seconds per wall second (default 1: real clients' timeouts mean what they say). */
