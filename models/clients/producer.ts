@@ -89,6 +89,7 @@ export class Producer extends SimNode {
     this.partitioner = new StickyPartitioner(this.config, this.metadata, () => this.random('partitioner'));
     const client: SenderClient = {
       node: this,
+      flavour: this.flavour,
       config: this.config,
       metadata: this.metadata,
       accumulator: this.accumulator,

@@ -14,7 +14,7 @@ import {
   type ProduceResponse,
 } from '../protocol/index.ts';
 import type { NodeId, SimNode, Timer } from '../sim/index.ts';
-import type { ProducerConfig } from './config.ts';
+import type { ClientFlavour, ProducerConfig } from './config.ts';
 import type { MetadataCache } from './metadata-cache.ts';
 import type { NodeConnections } from './node-connections.ts';
 import type { DeliveryResult, ProducerBatch } from './producer-batch.ts';
@@ -41,6 +41,7 @@ export type ProducerEvent =
 /** What the sender needs of the producer it sends for. */
 export interface SenderClient {
   readonly node: SimNode;
+  readonly flavour: ClientFlavour;
   readonly config: ProducerConfig;
   readonly metadata: MetadataCache;
   readonly accumulator: RecordAccumulator;
@@ -195,8 +196,13 @@ export class Sender {
     }
     const entry = errorByCode(res.errorCode);
     const metadata = this.client.metadata;
+    // KIP-951: a NOT_LEADER_OR_FOLLOWER naming the new leader moves the partition at once. Without one, Java's
+    // Sender.completeBatch only asks for metadata (metadata.requestUpdate): its cached leader stays, so new batches
+    // keep going to the old one until an answer or a later error names another. librdkafka marks the partition's
+    // leader unavailable (rd_kafka_toppar_leader_unavailable) and waits for metadata.
     if (res.currentLeader) metadata.hint(b.topic, b.partition, res.currentLeader);
-    else if (entry.invalidMetadata) metadata.invalidate(b.topic, b.partition);
+    else if (entry.invalidMetadata && this.client.flavour !== 'java')
+      metadata.invalidate(b.topic, b.partition);
     this.handleError(b, correlationId, entry.name, res.errorMessage, entry.invalidMetadata);
   }
 
