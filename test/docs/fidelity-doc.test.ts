@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
   EXPANSIONS,
+  FAST_HANDOVER,
   type FidelityRuns,
   KRAFT_FLUSH_OFF,
   kraftFlushTable,
@@ -79,7 +80,7 @@ describe('docs/fidelity.md', () => {
     const a1 = workflowAShape('A1');
     expect(block('workflow-a', false)).toEqual(workflowATable(a1, workflowAShape('A2')));
     expect(block('workflow-a-wal', false)).toEqual(
-      walExperimentTable(a1, workflowAShape('A1', 1, WAL_EXPERIMENT)),
+      walExperimentTable(a1, workflowAShape('A1', 1, WAL_EXPERIMENT), workflowAShape('A1', 1, FAST_HANDOVER)),
     );
   }, 600_000);
 
