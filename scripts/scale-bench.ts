@@ -176,6 +176,7 @@ function svg(results: Result[]): string {
   const off = W / 2;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="11">`,
+    '<title>kafkasim: times real time (by CPU time) and RSS against partitions, per cluster size and load</title>',
     `<rect width="${W}" height="${H}" fill="white"/>`,
     `<text x="${pad}" y="20" font-size="13">times real time (by CPU, log) vs partitions</text>`,
     `<text x="${off + pad}" y="20" font-size="13">RSS (MiB) vs partitions</text>`,
