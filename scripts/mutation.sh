@@ -12,8 +12,8 @@
 #
 # KAFKASIM_MUTATION_CONCURRENCY=2 runs two test processes (default 1).
 #
-# Modules: partition-log broker-replication broker raft-decisions assignors balancer-goal (default: all but
-# broker, whose full run takes hours: name it to run it).
+# Modules: partition-log broker-replication broker raft-decisions assignors sticky balancer-goal (default: all but
+# broker, whose full run takes hours, and sticky, a part of assignors: name them to run them).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -48,6 +48,9 @@ MUTATE[raft-decisions]='models/raft/decisions.ts'
 TESTS[raft-decisions]='test/models/raft/decisions.test.ts,test/models/raft/decisions-cases.test.ts'
 MUTATE[assignors]='models/group/assignors/*.ts,!models/group/assignors/index.ts,!models/group/assignors/types.ts'
 TESTS[assignors]='test/models/group/assignors/**/*.test.ts'
+# The sticky assignor alone (one file of assignors, with the same tests): its figure without re-running the others.
+MUTATE[sticky]='models/group/assignors/sticky.ts'
+TESTS[sticky]="${TESTS[assignors]}"
 MUTATE[balancer-goal]='models/balancer/usage-distribution-goal.ts'
 TESTS[balancer-goal]='test/models/balancer/goals.test.ts,test/models/balancer/usage-distribution-goal.test.ts'
 

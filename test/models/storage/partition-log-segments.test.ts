@@ -47,6 +47,12 @@ describe('PartitionLog segments', () => {
     // A single batch larger than segment.bytes still goes in (an empty segment takes any batch).
     append(log, 1, 999, 1032);
     expect(shape(log).at(-1)).toEqual([9, 1, 999, 1032, 1032]);
+    // So does an empty log's first segment, whatever the batch's size or time: no empty segment is left behind.
+    const fresh = new PartitionLog('t', 1);
+    fresh.segmentBytes = 100;
+    fresh.segmentMs = 10;
+    append(fresh, 1, 150, 50);
+    expect(shape(fresh)).toEqual([[0, 1, 150, 50, 50]]);
   });
 
   it('deleting the oldest segments drops their batches and moves the log start to the first segment left', () => {
