@@ -660,3 +660,57 @@ describe('ReplicaFetcher: what the next fetch looks at', () => {
     expect(named(again.req)).toEqual([0, 1]);
   });
 });
+
+describe('ReplicaFetcher: the leader’s log start', () => {
+  const single = { topics: { t: [{ replicas: [1, 2], leader: 1, leaderEpoch: 3 }] } };
+
+  it('out of range below the leader’s log start (retention deleted it there): starts the log over at it', () => {
+    const f = follower(single);
+    log(f, 0).appendAsFollower(logWith([[3, 4]]).allBatches()); // 0..3
+    ok(one(f), {
+      sessionId: 9,
+      partitions: [
+        part(0, { errorCode: Errors.OFFSET_OUT_OF_RANGE.code, logStartOffset: 10, highWatermark: 12 }),
+      ],
+    });
+    expect(f.b.core.eventsOf('broker.truncate-fully')).toEqual([
+      { topic: 't', partition: 0, from: 4, to: 10 },
+    ]);
+    expect([log(f, 0).logStartOffset, log(f, 0).logEndOffset, log(f, 0).batchCount]).toEqual([10, 10, 0]);
+    // And fetches from there at once, without a back-off.
+    expect(one(f).req.partitions.map((p) => [p.partition, p.fetchOffset])).toEqual([[0, 10]]);
+  });
+
+  it('out of range with the leader’s log start at or below its end is an error like any other: back off, no truncation', () => {
+    const f = follower(single);
+    f.b.core.config['replica.fetch.backoff.ms'] = 1000;
+    log(f, 0).appendAsFollower(logWith([[3, 4]]).allBatches());
+    const first = one(f);
+    f.b.core.sim.runFor(5);
+    ok(first, {
+      sessionId: 9,
+      partitions: [
+        part(0, { errorCode: Errors.OFFSET_OUT_OF_RANGE.code, logStartOffset: 4, highWatermark: 8 }),
+      ],
+    });
+    expect(f.b.core.eventsOf('broker.truncate-fully')).toEqual([]);
+    expect([log(f, 0).logStartOffset, log(f, 0).logEndOffset]).toEqual([0, 4]);
+    expect(fetches(f)).toEqual([]); // its only partition backs off
+  });
+
+  it('follows the leader’s log start forward, as far as its own high watermark, never back', () => {
+    const f = follower(single);
+    const leaderLog = logWith([[3, 6]]); // 0..5
+    ok(one(f), {
+      sessionId: 9,
+      partitions: [part(0, { batches: leaderLog.allBatches(), highWatermark: 4, logStartOffset: 2 })],
+    });
+    expect(log(f, 0).logStartOffset).toBe(2);
+    // The leader's start past this log's high watermark (4): only up to the high watermark.
+    ok(one(f), { sessionId: 9, partitions: [part(0, { highWatermark: 4, logStartOffset: 5 })] });
+    expect(log(f, 0).logStartOffset).toBe(4);
+    // A leader's start below this log's: nothing moves back.
+    ok(one(f), { sessionId: 9, partitions: [part(0, { highWatermark: 4, logStartOffset: 1 })] });
+    expect(log(f, 0).logStartOffset).toBe(4);
+  });
+});
