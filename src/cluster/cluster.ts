@@ -2,10 +2,10 @@
 // gives tests, scenarios and the API one object to drive it with: admin operations that take virtual time,
 // clients, faults, run control and read-only views.
 //
-// Over 600 lines on purpose: `Cluster` is the one facade the library, the scenario runner and the HTTP API drive
-// (docs/library-api.md), so its public surface stays one class. Its methods are thin: the work is in the models and
-// in this folder's other files (cluster-options.ts, admin.ts, group-admin.ts, views.ts, reporters.ts,
-// request-faults.ts, quorum-status.ts, startup.ts).
+// `Cluster` is the one facade the library, the scenario runner and the HTTP API drive (docs/library-api.md), so its
+// public surface stays one class. Its methods are thin: the work is in the models and in this folder's other files
+// (cluster-options.ts, controller-quorum.ts, admin.ts, group-admin.ts, views.ts, reporters.ts, request-faults.ts,
+// quorum-status.ts, startup.ts); `listen` is added by src/api/cluster-listen.ts.
 
 import { AutoBalancer, AutoBalancerMetricsReporter, decisionLogLines } from '../../models/balancer/index.ts';
 import { Broker, DataPlaneInvariants } from '../../models/broker/index.ts';
@@ -22,7 +22,7 @@ import {
   type ProducerConfigInput,
   ProducerPerfWorkload,
 } from '../../models/clients/index.ts';
-import { MetadataAppendLoad, QuorumController } from '../../models/controller/index.ts';
+import type { MetadataAppendLoad, QuorumController } from '../../models/controller/index.ts';
 import { partitionForGroup } from '../../models/group/index.ts';
 import {
   type ExplicitProducerOptions,
@@ -38,14 +38,14 @@ import {
 import type { MetadataImage } from '../../models/metadata/index.ts';
 import { describeTopicConfigs } from '../../models/metadata/index.ts';
 import { brokerNodeId, controllerNodeId, OFFSETS_TOPIC } from '../../models/protocol/index.ts';
-import { type QuorumMember, registerRaftInvariants } from '../../models/raft/index.ts';
 import { type NodeId, type RunUntilOptions, Simulation } from '../../models/sim/index.ts';
 import { type PartitionLog, SharedStorage, type StorageMode } from '../../models/storage/index.ts';
 import type { ConsumerGroupView, ToolOutput } from '../format/index.ts';
 import { formatExplicitProducerSummary } from '../format/index.ts';
 import { ClusterAdmin } from './admin.ts';
-import { type BrokerSpec, type ClusterOptions, FIRST_CONTROLLER_ID } from './cluster-options.ts';
+import type { BrokerSpec, ClusterOptions } from './cluster-options.ts';
 import { type PerfConsumerReport, reportConsumerPerf } from './consumer-perf-reporter.ts';
+import { buildControllerQuorum } from './controller-quorum.ts';
 import { type DeliveryReport, DeliveryTracker } from './delivery-check.ts';
 import {
   consumerGroupView,
@@ -116,60 +116,14 @@ export class Cluster {
     });
     this.storage = options.storage ?? 'kafka';
     this.shared = this.storage === 'shared' ? new SharedStorage() : undefined;
-    const controllerCount = options.controllers ?? 1;
-    if (!Number.isInteger(controllerCount) || controllerCount < 1)
-      throw new Error(`controllers must be an integer >= 1, not ${controllerCount}`);
-    const voters = Array.from({ length: controllerCount }, (_, i) => FIRST_CONTROLLER_ID + i);
-    this.controllers = voters.map(
-      (id) =>
-        new QuorumController(this.sim, controllerNodeId(id), {
-          storageMode: this.storage,
-          ...(options.controllerConfig ? { config: options.controllerConfig } : {}),
-          ...(controllerCount > 1
-            ? {
-                quorum: {
-                  nodeId: id,
-                  voters,
-                  addressOf: controllerNodeId,
-                  ...(options.quorumConfig ? { config: options.quorumConfig } : {}),
-                },
-              }
-            : {}),
-        }),
-    );
+    const quorum = buildControllerQuorum(this.sim, options, this.storage, (c, event) => {
+      if (event === 'active') this.#activity.activated(c.id, this.sim.now);
+      else if (event === 'inactive') this.#activity.deactivated(c.id, this.sim.now);
+    });
+    this.controllers = quorum.controllers;
     this.controller = this.controllers[0]!;
     const controllerIds = this.controllers.map((c) => c.id);
-    for (const c of this.controllers) {
-      c.onLifecycle((event) => {
-        if (event === 'active') this.#activity.activated(c.id, this.sim.now);
-        else if (event === 'inactive') this.#activity.deactivated(c.id, this.sim.now);
-      });
-    }
-    if (controllerCount > 1) {
-      // Kafka's RaftEventSimulationTest checks, after every event, over the voters of the metadata quorum.
-      const members: QuorumMember[] = this.controllers.map((c) => ({
-        replicaId: c.raft!.nodeId,
-        get up() {
-          return c.up;
-        },
-        raft: c.raft!,
-      }));
-      registerRaftInvariants(this.sim, () => members, voters);
-    } else if (options.quorumConfig && Object.keys(options.quorumConfig).length > 0) {
-      throw new Error(
-        'quorumConfig configures the Raft metadata quorum, which needs controllers >= 2 (one controller keeps a local metadata log)',
-      );
-    }
-    this.metadataLoads = options.metadataLoad
-      ? this.controllers.map((c) => new MetadataAppendLoad(c, options.metadataLoad!))
-      : [];
-    if (this.metadataLoads.length > 0) {
-      const loads = this.metadataLoads;
-      this.sim.addInvariant('ReplicatedCounter', () => {
-        for (const l of loads) if (l.violation) return l.violation;
-        return undefined;
-      });
-    }
+    this.metadataLoads = quorum.metadataLoads;
     const specs: BrokerSpec[] =
       typeof options.brokers === 'object'
         ? options.brokers
