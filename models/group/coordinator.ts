@@ -12,6 +12,7 @@
 import type { Actor, AnyActorLogic } from 'xstate';
 import type { MetadataImage } from '../metadata/index.ts';
 import {
+  type ConsumerGroupDescribeResponse,
   type ConsumerGroupHeartbeatRequest,
   type ConsumerGroupHeartbeatResponse,
   type CreatableTopic,
@@ -34,6 +35,7 @@ import { ClassicGroup, type GroupHost } from './classic-group.ts';
 import { type GroupCoordinatorConfig, groupCoordinatorConfig } from './config.ts';
 import { ConsumerGroup, type ConsumerGroupHost } from './consumer-group.ts';
 import { type ConsumerGroupConfig, consumerGroupConfig } from './consumer-group-config.ts';
+import { describeConsumerGroup } from './consumer-group-describe.ts';
 import { HeartbeatError, heartbeatErrorResponse, validateHeartbeat } from './consumer-group-heartbeat.ts';
 import { offsetCommitDecision } from './group-state.ts';
 import {
@@ -277,6 +279,8 @@ export class GroupCoordinator {
         return done(this.findCoordinator(req.key));
       case 'DescribeGroups':
         return done(this.describeGroups(req.groups));
+      case 'ConsumerGroupDescribe':
+        return done(this.consumerGroupDescribe(req.groupIds));
       case 'ListGroups':
         return done(this.listGroups());
       default:
@@ -499,24 +503,45 @@ export class GroupCoordinator {
     };
   }
 
-  private listGroups(): ListGroupsResponse {
+  private consumerGroupDescribe(groupIds: string[]): ConsumerGroupDescribeResponse {
+    const defaultAssignor = this.consumerConfig['group.consumer.assignors'][0]!;
     return {
-      errorCode: 0,
-      groups: this.groups()
-        .filter((g) => g.state !== 'Dead')
-        .map((g) => ({
-          groupId: g.groupId,
-          protocolType: g.protocolType ?? '',
-          groupState: g.state as string,
-        }))
-        .concat(
-          this.consumerGroups().map((g) => ({
-            groupId: g.groupId,
-            protocolType: 'consumer',
-            groupState: g.state,
-          })),
-        ),
+      groups: groupIds.map((groupId) => {
+        const p = this.partitions.get(this.partitionFor(groupId));
+        const error = !p ? 'NOT_COORDINATOR' : p.loading ? 'COORDINATOR_LOAD_IN_PROGRESS' : undefined;
+        if (error)
+          return {
+            ...describeConsumerGroup(groupId, undefined, this.broker.image, ''),
+            errorCode: code(error),
+            errorMessage: null,
+          };
+        return describeConsumerGroup(
+          groupId,
+          p!.consumerGroups.get(groupId),
+          this.broker.image,
+          defaultAssignor,
+        );
+      }),
     };
+  }
+
+  private listGroups(): ListGroupsResponse {
+    const groups: ListGroupsResponse['groups'] = this.groups()
+      .filter((g) => g.state !== 'Dead')
+      .map((g) => ({
+        groupId: g.groupId,
+        protocolType: g.protocolType ?? '',
+        groupState: g.state as string,
+        groupType: 'classic',
+      }));
+    for (const g of this.consumerGroups())
+      groups.push({
+        groupId: g.groupId,
+        protocolType: 'consumer',
+        groupState: g.state,
+        groupType: 'consumer',
+      });
+    return { errorCode: 0, groups };
   }
 
   /**

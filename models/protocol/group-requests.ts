@@ -2,6 +2,7 @@
 // FindCoordinator, JoinGroup, SyncGroup, Heartbeat, LeaveGroup, OffsetCommit, OffsetFetch, DescribeGroups and
 // ListGroups RPCs (camelCased, trimmed to what the simulator uses). The consumer protocol's subscription and
 // assignment travel as structured values rather than bytes (ConsumerProtocolSubscription v2 fields).
+import type { ConsumerGroupDescribeRequest } from './consumer-group-describe.ts';
 import type { ConsumerGroupHeartbeatRequest } from './consumer-group-heartbeat.ts';
 import type { TopicPartition } from './topic-partition.ts';
 
@@ -160,7 +161,8 @@ export interface ListGroupsRequest {
 }
 export interface ListGroupsResponse {
   errorCode: number;
-  groups: { groupId: string; protocolType: string; groupState: string }[];
+  /** groupType (ListGroups v5, KIP-848): 'classic' or 'consumer', the protocol the group runs. */
+  groups: { groupId: string; protocolType: string; groupState: string; groupType: 'classic' | 'consumer' }[];
 }
 
 export type GroupRequest =
@@ -173,7 +175,8 @@ export type GroupRequest =
   | OffsetFetchRequest
   | DescribeGroupsRequest
   | ListGroupsRequest
-  | ConsumerGroupHeartbeatRequest;
+  | ConsumerGroupHeartbeatRequest
+  | ConsumerGroupDescribeRequest;
 
 export type GroupRequestType = GroupRequest['type'];
 
@@ -188,6 +191,7 @@ const GROUP_REQUEST_TYPES: ReadonlySet<string> = new Set<GroupRequestType>([
   'DescribeGroups',
   'ListGroups',
   'ConsumerGroupHeartbeat',
+  'ConsumerGroupDescribe',
 ]);
 
 /** True for the requests a broker hands to its group coordinator. */

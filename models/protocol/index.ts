@@ -11,6 +11,7 @@
 // producer's `Sender`.
 export * from './auto-balancer-metrics.ts';
 export * from './broker-requests.ts';
+export * from './consumer-group-describe.ts';
 export * from './consumer-group-heartbeat.ts';
 export * from './controller-requests.ts';
 export {

@@ -7,6 +7,8 @@
 //   MEMBER_ID_REQUIRED (KIP-394) is how the coordinator hands out member ids. OffsetFetch stops at 7: v8 batches
 //   groups. OffsetForLeaderEpoch 0-4 (KIP-320 position validation; v3's replicaId is not checked: every request is
 //   answered by the leader, as ReplicaManager.lastOffsetForLeaderEpoch does). No transactions (no AddPartitionsToTxn, EndTxn...): a transactional batch is refused.
+//   ConsumerGroupHeartbeat stops at 0: v1 adds regex subscriptions (KIP-848's SubscribedTopicRegex), which the
+//   model's coordinator does not run. ListGroups 5 filters and reports the group type (classic or consumer).
 import type { Message } from './codec/message-codec.ts';
 import { API_SCHEMAS } from './generated/index.ts';
 
@@ -35,6 +37,8 @@ export const ApiKey = {
   AlterPartitionReassignments: 45,
   ListPartitionReassignments: 46,
   DescribeCluster: 60,
+  ConsumerGroupHeartbeat: 68,
+  ConsumerGroupDescribe: 69,
 } as const;
 export type ApiName = keyof typeof ApiKey;
 
@@ -52,7 +56,7 @@ export const SUPPORTED: Readonly<Record<number, readonly [number, number]>> = {
   [ApiKey.LeaveGroup]: [0, 5],
   [ApiKey.SyncGroup]: [0, 5],
   [ApiKey.DescribeGroups]: [0, 5],
-  [ApiKey.ListGroups]: [0, 4],
+  [ApiKey.ListGroups]: [0, 5],
   [ApiKey.ApiVersions]: [0, 3],
   [ApiKey.CreateTopics]: [2, 7],
   [ApiKey.DeleteTopics]: [1, 5],
@@ -64,6 +68,8 @@ export const SUPPORTED: Readonly<Record<number, readonly [number, number]>> = {
   [ApiKey.AlterPartitionReassignments]: [0, 0],
   [ApiKey.ListPartitionReassignments]: [0, 0],
   [ApiKey.DescribeCluster]: [0, 1],
+  [ApiKey.ConsumerGroupHeartbeat]: [0, 0],
+  [ApiKey.ConsumerGroupDescribe]: [0, 0],
 };
 
 /** What the controller's listener serves (KIP-919: admin clients may bootstrap to controllers). */

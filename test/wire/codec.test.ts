@@ -94,6 +94,8 @@ describe('generated schemas', () => {
       [
         'AlterPartitionReassignments',
         'ApiVersions',
+        'ConsumerGroupDescribe',
+        'ConsumerGroupHeartbeat',
         'CreatePartitions',
         'CreateTopics',
         'DeleteTopics',

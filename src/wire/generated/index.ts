@@ -50,6 +50,10 @@ import { ListPartitionReassignmentsRequest } from './list-partition-reassignment
 import { ListPartitionReassignmentsResponse } from './list-partition-reassignments-response.ts';
 import { DescribeClusterRequest } from './describe-cluster-request.ts';
 import { DescribeClusterResponse } from './describe-cluster-response.ts';
+import { ConsumerGroupHeartbeatRequest } from './consumer-group-heartbeat-request.ts';
+import { ConsumerGroupHeartbeatResponse } from './consumer-group-heartbeat-response.ts';
+import { ConsumerGroupDescribeRequest } from './consumer-group-describe-request.ts';
+import { ConsumerGroupDescribeResponse } from './consumer-group-describe-response.ts';
 import { ConsumerProtocolAssignment } from './consumer-protocol-assignment.ts';
 import { ConsumerProtocolSubscription } from './consumer-protocol-subscription.ts';
 import { RequestHeader } from './request-header.ts';
@@ -87,6 +91,8 @@ export const API_SCHEMAS: Readonly<Record<number, ApiSchemas>> = {
   45: { name: 'AlterPartitionReassignments', request: AlterPartitionReassignmentsRequest, response: AlterPartitionReassignmentsResponse },
   46: { name: 'ListPartitionReassignments', request: ListPartitionReassignmentsRequest, response: ListPartitionReassignmentsResponse },
   60: { name: 'DescribeCluster', request: DescribeClusterRequest, response: DescribeClusterResponse },
+  68: { name: 'ConsumerGroupHeartbeat', request: ConsumerGroupHeartbeatRequest, response: ConsumerGroupHeartbeatResponse },
+  69: { name: 'ConsumerGroupDescribe', request: ConsumerGroupDescribeRequest, response: ConsumerGroupDescribeResponse },
 };
 
 export { ConsumerProtocolAssignment, ConsumerProtocolSubscription, RequestHeader, ResponseHeader };

@@ -376,15 +376,27 @@ export function handleDescribeGroups(ctx: HandlerContext, m: Message): void {
 }
 
 export function handleListGroups(ctx: HandlerContext, m: Message): void {
-  const req = m as unknown as { statesFilter: string[] };
-  const states = ctx.version >= 4 && req.statesFilter.length > 0 ? new Set(req.statesFilter) : undefined;
+  const req = m as unknown as { statesFilter: string[]; typesFilter: string[] };
+  // Kafka matches both filters without regard to case (GroupMetadataManager.listGroups).
+  const filter = (values: string[] | undefined, since: number) =>
+    ctx.version >= since && values && values.length > 0
+      ? new Set(values.map((v) => v.toLowerCase()))
+      : undefined;
+  const states = filter(req.statesFilter, 4);
+  const types = filter(req.typesFilter, 5);
   call<ListGroupsResponse>(ctx, { type: 'ListGroups' }, (res) =>
     ctx.respond({
       throttleTimeMs: 0,
       errorCode: res.errorCode,
       groups: res.groups
-        .filter((g) => !states || states.has(g.groupState))
-        .map((g) => ({ groupId: g.groupId, protocolType: g.protocolType, groupState: g.groupState })),
+        .filter((g) => !states || states.has(g.groupState.toLowerCase()))
+        .filter((g) => !types || types.has(g.groupType))
+        .map((g) => ({
+          groupId: g.groupId,
+          protocolType: g.protocolType,
+          groupState: g.groupState,
+          groupType: g.groupType,
+        })),
     }),
   );
 }

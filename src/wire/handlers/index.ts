@@ -8,6 +8,7 @@ import {
   handleIncrementalAlterConfigs,
   handleListPartitionReassignments,
 } from './admin.ts';
+import { handleConsumerGroupDescribe, handleConsumerGroupHeartbeat } from './consumer-groups.ts';
 import type { Handler } from './context.ts';
 import { handleFetch, handleListOffsets, handleOffsetForLeaderEpoch, handleProduce } from './data.ts';
 import {
@@ -54,4 +55,6 @@ export const HANDLERS: Readonly<Record<number, Handler>> = {
   [ApiKey.AlterPartitionReassignments]: handleAlterPartitionReassignments,
   [ApiKey.ListPartitionReassignments]: handleListPartitionReassignments,
   [ApiKey.DescribeCluster]: handleDescribeCluster,
+  [ApiKey.ConsumerGroupHeartbeat]: handleConsumerGroupHeartbeat,
+  [ApiKey.ConsumerGroupDescribe]: handleConsumerGroupDescribe,
 };

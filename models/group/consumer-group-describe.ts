@@ -1,0 +1,78 @@
+// ConsumerGroupDescribe on the coordinator (GroupMetadataManager.consumerGroupDescribe, ConsumerGroup.asDescribedGroup):
+// each consumer-protocol group with its state, group and assignment epochs, the assignor it uses, and every member's
+// current assignment beside its target. A group id the coordinator does not host as a consumer group (unknown, or a
+// classic group) gets GROUP_ID_NOT_FOUND, as Kafka answers.
+import type { MetadataImage } from '../metadata/index.ts';
+import {
+  type ConsumerGroupDescribedGroup,
+  type ConsumerGroupDescribeTopicPartitions,
+  Errors,
+} from '../protocol/index.ts';
+import type { ConsumerGroup } from './consumer-group.ts';
+import type { PartitionAssignment } from './server-assignors/index.ts';
+
+/** ConsumerGroup.computePreferredServerAssignor over the members: the assignor most of them name (ties: by name). */
+export function preferredServerAssignor(group: ConsumerGroup, defaultAssignor: string): string {
+  const counts = new Map<string, number>();
+  for (const m of group.members.values())
+    if (m.serverAssignor !== null) counts.set(m.serverAssignor, (counts.get(m.serverAssignor) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [name, n] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
+    if (best === undefined || n > counts.get(best)!) best = name;
+  return best ?? defaultAssignor;
+}
+
+function topicPartitions(
+  a: PartitionAssignment | undefined,
+  image: MetadataImage,
+): ConsumerGroupDescribeTopicPartitions[] {
+  if (!a) return [];
+  return Object.keys(a)
+    .sort()
+    .map((topicId) => ({
+      topicId,
+      topicName: image.topicNamesById[topicId] ?? '',
+      partitions: [...a[topicId]!],
+    }));
+}
+
+/** The described group, or GROUP_ID_NOT_FOUND when `group` is undefined. */
+export function describeConsumerGroup(
+  groupId: string,
+  group: ConsumerGroup | undefined,
+  image: MetadataImage,
+  defaultAssignor: string,
+): ConsumerGroupDescribedGroup {
+  if (!group || group.state === 'Dead')
+    return {
+      errorCode: Errors.GROUP_ID_NOT_FOUND.code,
+      errorMessage: `Group ${groupId} not found.`,
+      groupId,
+      groupState: '',
+      groupEpoch: 0,
+      assignmentEpoch: 0,
+      assignorName: '',
+      members: [],
+    };
+  return {
+    errorCode: 0,
+    errorMessage: null,
+    groupId,
+    groupState: group.state,
+    groupEpoch: group.groupEpoch,
+    assignmentEpoch: group.assignmentEpoch,
+    assignorName: preferredServerAssignor(group, defaultAssignor),
+    members: [...group.members.values()].map((m) => ({
+      memberId: m.memberId,
+      instanceId: m.instanceId,
+      rackId: m.rackId,
+      memberEpoch: m.memberEpoch,
+      clientId: m.clientId,
+      clientHost: m.clientHost,
+      subscribedTopicNames: [...m.subscribedTopicNames],
+      subscribedTopicRegex: null,
+      assignment: topicPartitions(m.assignedPartitions, image),
+      targetAssignment: topicPartitions(group.targetAssignment.get(m.memberId), image),
+    })),
+  };
+}
