@@ -11,6 +11,7 @@ import {
   conditionDefinition,
   conditionKind,
   evaluate,
+  evaluator,
   measure,
   type ScenarioEval,
   TraceWatch,
@@ -325,6 +326,7 @@ class Run {
 
     this.guard('setup', () => this.setup());
     if (this.error === undefined) this.timeline();
+    this.clients.settle();
 
     const ctx = this.evalContext();
     const expectations: ExpectationResult[] = (this.spec.expectations ?? []).map((e, index) => {
@@ -579,6 +581,7 @@ class Run {
     // copy on write): an isr or leaderless wait over 10,000 partitions would otherwise scan them after every event.
     const imageOnly = conditionDefinition(conditionKind(c)).reads === 'image';
     let seenImage: unknown;
+    const outcome = evaluator(c, evalCtx);
     const holds = () => {
       if (sim.eventCount - this.lastProgressEvents >= PROGRESS_EVERY_EVENTS) this.progress();
       if (sim.now - lastCheck < poll) return false;
@@ -588,7 +591,7 @@ class Run {
         if (image === seenImage) return false;
         seenImage = image;
       }
-      return evaluate(c, evalCtx).passed;
+      return outcome().passed;
     };
     sim.runUntil(holds, { timeout, description: `waitUntil in step ${index}` });
   }

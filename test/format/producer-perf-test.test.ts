@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_PRODUCER_RETRIES,
@@ -115,6 +116,37 @@ describe('ProducerPerfStats', () => {
     expect(stats.total(12000)).toBe(
       '5 records sent, 0.454545 records/sec (0.00 MB/sec), 14.40 ms avg latency, 30.00 ms max latency, ' +
         '10 ms 50th, 30 ms 95th, 30 ms 99th, 30 ms 99.9th.\n',
+    );
+  });
+});
+
+describe('ProducerPerfStats.recordMany (one call per acknowledged run of records)', () => {
+  it('prints the same window lines and total as one record() per record', () => {
+    const runs = fc.array(
+      fc.record({
+        latency: fc.integer({ min: 0, max: 3000 }),
+        count: fc.integer({ min: 1, max: 40 }),
+        advance: fc.integer({ min: 0, max: 4000 }),
+      }),
+      { maxLength: 60 },
+    );
+    fc.assert(
+      fc.property(runs, fc.constantFrom(100, 1_500_000, 2_600_000), (rs, numRecords) => {
+        const one = new ProducerPerfStats(numRecords, 1000, 0);
+        const many = new ProducerPerfStats(numRecords, 1000, 0);
+        const byRecord: (string | null)[] = [];
+        const byRun: (string | null)[] = [];
+        let now = 1000;
+        for (const r of rs) {
+          now += r.advance;
+          let line: string | null = null;
+          for (let i = 0; i < r.count; i++) line = one.record(r.latency, 1024, now) ?? line;
+          byRecord.push(line);
+          byRun.push(many.recordMany(r.latency, r.count, 1024, now));
+        }
+        expect(byRun).toEqual(byRecord);
+        expect(many.total(now + 1)).toBe(one.total(now + 1));
+      }),
     );
   });
 });

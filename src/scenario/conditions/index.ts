@@ -133,6 +133,21 @@ export function evaluate(c: Condition, ctx: ScenarioEval | ServerEval): Outcome 
   return def.evaluate((c as Record<string, unknown>)[kind], ctx as never, (x) => evaluate(x, ctx));
 }
 
+/**
+ * `evaluate(c, ctx)` with the condition's kind and scope resolved once: a waitUntil asks after every millisecond
+ * of virtual time (hundreds of thousands of times in a long run).
+ */
+export function evaluator(c: Condition, ctx: ScenarioEval | ServerEval): () => Outcome {
+  const kind = conditionKind(c);
+  const def = definitionOf(kind);
+  if (def.scope === 'scenario' && !('clients' in ctx))
+    throw new Error(`${kind} needs a scenario's clients and steps`);
+  if (def.scope === 'server' && !('workloadDone' in ctx)) throw new Error(`${kind} needs a served cluster`);
+  const value = (c as Record<string, unknown>)[kind];
+  const sub = (x: Condition) => evaluate(x, ctx);
+  return () => def.evaluate(value, ctx as never, sub);
+}
+
 /** Starts what the condition (and its sub-conditions) watch: from now on, events count. */
 export function armCondition(c: Condition, ctx: ClusterEval): void {
   const kind = conditionKind(c);

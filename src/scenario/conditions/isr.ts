@@ -2,7 +2,7 @@
 import type { PartitionRegistration } from '../../../models/metadata/index.ts';
 import { exactlyOne, object, ref, withDescription } from '../schema-kit.ts';
 import type { Comparison } from '../types.ts';
-import { type ConditionDefinition, compare, describeComparison } from './condition.ts';
+import { type ConditionDefinition, compare, describeComparison, lazyOutcome } from './condition.ts';
 import { selected } from './metadata-reads.ts';
 
 export interface IsrCondition {
@@ -37,18 +37,20 @@ export const isr: ConditionDefinition<IsrCondition, 'cluster'> = {
   },
   evaluate(spec, ctx) {
     const ps = selected(ctx.cluster.image, spec.topic, spec.partitions);
-    const expected: string[] = [];
-    if (spec.size !== undefined) expected.push(describeComparison('ISR size', spec.size));
-    if (spec.includes !== undefined) expected.push(`ISR includes ${spec.includes}`);
-    if (spec.excludes !== undefined) expected.push(`ISR excludes ${spec.excludes}`);
     const ok = (p: PartitionRegistration) =>
       (spec.size === undefined || compare(p.isr.length, spec.size)) &&
       (spec.includes === undefined || p.isr.includes(spec.includes)) &&
       (spec.excludes === undefined || !p.isr.includes(spec.excludes));
-    return {
-      passed: ps.length > 0 && ps.every(ok),
-      expected: `every partition of ${spec.topic}: ${expected.join(', ')}`,
-      actual: Object.fromEntries(ps.map((p) => [p.partition, [...p.isr]])),
-    };
+    return lazyOutcome(
+      ps.length > 0 && ps.every(ok),
+      () => {
+        const expected: string[] = [];
+        if (spec.size !== undefined) expected.push(describeComparison('ISR size', spec.size));
+        if (spec.includes !== undefined) expected.push(`ISR includes ${spec.includes}`);
+        if (spec.excludes !== undefined) expected.push(`ISR excludes ${spec.excludes}`);
+        return `every partition of ${spec.topic}: ${expected.join(', ')}`;
+      },
+      () => Object.fromEntries(ps.map((p) => [p.partition, [...p.isr]])),
+    );
   },
 };
