@@ -17,6 +17,8 @@ export interface SendRecord {
   value?: string | null;
   /** Size of the value in bytes when `value` is not given. */
   valueBytes?: number;
+  /** The caller built `value` as JSON (RecordData.valueIsJson). */
+  valueIsJson?: true;
 }
 
 export interface DeliveryResult {

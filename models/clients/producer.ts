@@ -234,7 +234,9 @@ export class Producer extends SimNode {
     const size = keyBytes + valueBytes + RECORD_OVERHEAD;
     const content =
       this.keepContent && (rec.key != null || rec.value != null)
-        ? { key: rec.key ?? null, value: rec.value ?? null }
+        ? rec.valueIsJson === true
+          ? { key: rec.key ?? null, value: rec.value ?? null, valueIsJson: true as const }
+          : { key: rec.key ?? null, value: rec.value ?? null }
         : undefined;
     this.accumulator.append(rec.topic, partition, index, size, this.sim.now, content, cb);
     if (rec.partition === undefined && (rec.key === undefined || rec.key === null))

@@ -134,14 +134,16 @@ export class ExplicitProducerRun {
       const sequence = start + i;
       const partition = sequence % partitions;
       p.send(
-        {
-          topic,
-          partition,
-          key: `key-${sequence}`,
-          value: invalid.has(sequence)
-            ? invalidRecordValue(sequence, partition)
-            : loadRecordValue(sequence, partition),
-        },
+        invalid.has(sequence)
+          ? { topic, partition, key: `key-${sequence}`, value: invalidRecordValue(sequence, partition) }
+          : // loadRecordValue's text is JSON by construction: the sink need not parse it again.
+            {
+              topic,
+              partition,
+              key: `key-${sequence}`,
+              value: loadRecordValue(sequence, partition),
+              valueIsJson: true,
+            },
         settle,
       );
     }

@@ -7,6 +7,11 @@
 export interface RecordData {
   readonly key: string | null;
   readonly value: string | null;
+  /**
+   * The value is JSON by construction: a simulated workload built it (workflow B's load producer), so a sink that
+   * needs JSON need not parse it to know. Absent for anything else, a real client's records over the wire above all.
+   */
+  readonly valueIsJson?: true;
 }
 
 /** `count` records with producer record indices index..index+count-1, created at `time`. */

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { buildJsonRows, buildRawRows, cleanValue, type MessageSlice } from '../../../models/lake/index.ts';
+import { invalidRecordValue } from '../../../models/lake/explicit-producer.ts';
+import {
+  buildJsonRows,
+  buildRawRows,
+  cleanValue,
+  loadRecordValue,
+  type MessageSlice,
+} from '../../../models/lake/index.ts';
 import type { RecordBatch, RecordData } from '../../../models/storage/index.ts';
 
 function slice(records: RecordData[], baseOffset = 100, first = 0, runs?: RecordBatch['runs']): MessageSlice {
@@ -70,6 +77,20 @@ describe('batch rows', () => {
     if (built.ok) return;
     expect(built.bad).toMatchObject({ topic: 't', partition: 1, offset: 51 });
     expect(built.bad.error).toMatch(/^invalid JSON: /);
+  });
+
+  it('a value the model built as JSON (valueIsJson) is not parsed again; every other value is', () => {
+    // The flag is the producer's word, so a wrong one shows: the same bad text passes flagged and fails unflagged.
+    const text = '{"sequence": oops}';
+    expect(buildRawRows([slice([{ key: null, value: text, valueIsJson: true }])], 0).ok).toBe(true);
+    expect(buildRawRows([slice([{ key: null, value: text }])], 0).ok).toBe(false);
+    // The load producer flags only what loadRecordValue writes, and that is JSON for any sequence and partition.
+    for (const n of [0, 7, 99_999, 12_345_678, 2 ** 31]) {
+      for (const p of [0, 5, 63]) {
+        expect(JSON.parse(loadRecordValue(n, p))).toMatchObject({ sequence: n, partition: p });
+        expect(() => JSON.parse(invalidRecordValue(n, p))).toThrow(SyntaxError);
+      }
+    }
   });
 
   it('JSON-transform rows need objects whose fields fit the columns', () => {
