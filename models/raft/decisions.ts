@@ -8,6 +8,8 @@
  * `validateOffsetAndEpoch` and ReplicatedLog's `truncateToEndOffset` for the exact offset arithmetic.
  */
 
+import type { OffsetAndEpoch } from '../protocol/index.ts';
+
 export type { OffsetAndEpoch };
 
 /** An epoch's first offset in a log (Kafka's leader-epoch cache entry). */
@@ -200,5 +202,3 @@ export function binaryExponentialElectionBackoffMs(
 export function randomElectionTimeoutMs(timeoutMs: number, nextInt: (bound: number) => number): number {
   return timeoutMs === 0 ? 0 : timeoutMs + nextInt(timeoutMs);
 }
-
-import type { OffsetAndEpoch } from '../protocol/index.ts';
