@@ -5,12 +5,16 @@
 // plane's trace, animating), arms interleaved, several rounds. Reported per arm: the wall time to run, the server
 // process's CPU time (the simulation plus the HTTP answers; Chromium is another process), and how many distinct
 // trace hashes the runs ended with. On a shared, loaded machine the wall time mostly says how much of a core the
-// process was given: compare the CPU times.
+// process was given: compare the CPU times. A third arm, "page requests", makes the page's requests (the
+// snapshot 4 times a second, the branches every 2 s, the control plane's trace stream) from a small Node process
+// that renders nothing: what the server pays for a page, without Chromium competing for the same cores.
 //
 // Run: node --import tsx scripts/bench-ui.ts [rounds=3] [virtualSeconds=300] [recordsPerSecond=10000]
 // (needs /usr/bin/chromium; builds the UI first)
+import { spawn } from 'node:child_process';
 import { chromium } from 'playwright-core';
 import { startServer } from '../src/api/server.ts';
+import { STREAM_KINDS } from '../ui/src/words.ts';
 
 const rounds = Number(process.argv[2] ?? 3);
 const virtualMs = Number(process.argv[3] ?? 300) * 1000;
@@ -30,8 +34,28 @@ async function call<T>(base: string, path: string, method = 'GET', body?: unknow
   return (await r.json()) as T;
 }
 
+type Arm = 'without page' | 'with page' | 'page requests';
+const ARMS: Arm[] = ['without page', 'with page', 'page requests'];
+
+/** The page's polling and its trace stream, from a separate Node process that draws nothing. */
+const PAGE_REQUESTS = `
+const [base, kinds] = process.argv.slice(1);
+fetch(base + '/sim/trace/stream?kind=' + encodeURIComponent(kinds)).then(async (r) => {
+  const reader = r.body.getReader();
+  for (;;) if ((await reader.read()).done) break;
+}).catch(() => {});
+let n = 0;
+const poll = async () => {
+  await (await fetch(base + '/sim/snapshot')).text();
+  if (n++ % 8 === 0) await (await fetch(base + '/sim/branches')).text();
+  if (n === 1) process.stdout.write('ready\\n');
+};
+poll();
+setInterval(() => poll().catch(() => {}), 250);
+`;
+
 interface Result {
-  arm: 'without page' | 'with page';
+  arm: Arm;
   wallS: number;
   cpuS: number;
   hash: string;
@@ -39,7 +63,8 @@ interface Result {
   sent: number;
 }
 
-async function once(withPage: boolean): Promise<Result> {
+async function once(arm: Arm): Promise<Result> {
+  const withPage = arm === 'with page';
   const server = await startServer({
     world: { seed: 1, brokers: 5, storage: 'shared', autobalancer: true },
     pacer: { paused: true, speed: 'max' },
@@ -62,6 +87,13 @@ async function once(withPage: boolean): Promise<Result> {
     await page.goto(`${base}/`);
     await page.waitForSelector('.cell[data-tp="bench-15"]');
   }
+  const requests =
+    arm === 'page requests'
+      ? spawn(process.execPath, ['-e', PAGE_REQUESTS, base, STREAM_KINDS], {
+          stdio: ['ignore', 'pipe', 'inherit'],
+        })
+      : undefined;
+  if (requests) await new Promise((r) => requests.stdout.once('data', r));
   const wall0 = performance.now();
   const cpu0 = process.cpuUsage();
   await call(base, '/sim/resume', 'POST');
@@ -79,9 +111,10 @@ async function once(withPage: boolean): Promise<Result> {
     '/sim/snapshot',
   );
   await browser?.close();
+  requests?.kill('SIGTERM');
   await server.close();
   return {
-    arm: withPage ? 'with page' : 'without page',
+    arm,
     wallS,
     cpuS: (cpu.user + cpu.system) / 1e6,
     hash: server.host.sim.trace.hash,
@@ -91,31 +124,31 @@ async function once(withPage: boolean): Promise<Result> {
 }
 
 // One run of each arm first, not counted: the JIT warms up on the first world built.
-await once(false);
-await once(true);
+for (const arm of ARMS) await once(arm);
 const results: Result[] = [];
 for (let r = 0; r < rounds; r++) {
-  // Interleaved, alternating which arm goes first.
-  for (const withPage of r % 2 === 0 ? [false, true] : [true, false]) {
-    const x = await once(withPage);
+  // Interleaved, rotating which arm goes first.
+  for (let i = 0; i < ARMS.length; i++) {
+    const x = await once(ARMS[(r + i) % ARMS.length]!);
     results.push(x);
     console.log(
-      `round ${r + 1} ${x.arm.padEnd(12)} wall ${x.wallS.toFixed(2)} s  server CPU ${x.cpuS.toFixed(2)} s  ` +
+      `round ${r + 1} ${x.arm.padEnd(13)} wall ${x.wallS.toFixed(2)} s  server CPU ${x.cpuS.toFixed(2)} s  ` +
         `(${x.events} events, ${x.sent} records sent)`,
     );
   }
 }
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const of = (arm: Result['arm']) => results.filter((x) => x.arm === arm);
-const a = of('without page');
-const b = of('with page');
-console.log(
-  `\n${virtualMs / 1000} s virtual at speed max, ${rounds} rounds, medians:\n` +
-    `  without page  wall ${median(a.map((x) => x.wallS)).toFixed(2)} s  server CPU ${median(a.map((x) => x.cpuS)).toFixed(2)} s\n` +
-    `  with page     wall ${median(b.map((x) => x.wallS)).toFixed(2)} s  server CPU ${median(b.map((x) => x.cpuS)).toFixed(2)} s\n` +
-    `  page / none   wall x${(median(b.map((x) => x.wallS)) / median(a.map((x) => x.wallS))).toFixed(3)}  ` +
-    `server CPU x${(median(b.map((x) => x.cpuS)) / median(a.map((x) => x.cpuS))).toFixed(3)}`,
-);
+const of = (arm: Arm) => results.filter((x) => x.arm === arm);
+const wall = (arm: Arm) => median(of(arm).map((x) => x.wallS));
+const cpu = (arm: Arm) => median(of(arm).map((x) => x.cpuS));
+console.log(`\n${virtualMs / 1000} s virtual at speed max, ${rounds} rounds, medians:`);
+for (const arm of ARMS)
+  console.log(
+    `  ${arm.padEnd(13)} wall ${wall(arm).toFixed(2)} s  server CPU ${cpu(arm).toFixed(2)} s` +
+      (arm === 'without page'
+        ? ''
+        : `  (x${(wall(arm) / wall('without page')).toFixed(3)} wall, x${(cpu(arm) / cpu('without page')).toFixed(3)} CPU)`),
+  );
 // Pacing at max stops at slice boundaries decided by wall time, so the two arms may end a few events apart;
 // the hashes are printed for the record.
 console.log(
