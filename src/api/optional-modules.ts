@@ -30,6 +30,8 @@ export interface GroupInfo {
   state: GroupStateName;
   /** The chosen assignor (protocol name), '' when none. */
   assignor: string;
+  /** The generation (classic protocol; bumped by every rebalance), null without a group. */
+  generation: number | null;
   /** A group without a protocol type that only commits offsets (the admin client's "simple" group). */
   isSimple: boolean;
   coordinator: { id: number; host: string; port: number };
@@ -74,6 +76,7 @@ export function groupsOf(world: World): GroupsProvider {
         groupId,
         state: (d?.groupState ?? 'Empty') as GroupStateName,
         assignor: d?.protocolData ?? '',
+        generation: group?.generationId ?? null,
         isSimple: (d?.protocolType ?? '') === '',
         coordinator: { id, host: reg?.host ?? '', port: reg?.port ?? -1 },
         members: (d?.members ?? []).map((m) => ({

@@ -57,6 +57,8 @@ export interface ConsumerGroupView {
   readonly coordinator: { readonly id: number; readonly host: string; readonly port: number };
   /** The protocol (assignor) chosen; empty when there is none. */
   readonly assignmentStrategy: string;
+  /** The classic group's generation, where the reader knows it (the simulation's own view does). */
+  readonly generation?: number;
   /** In the order the coordinator lists them. */
   readonly members: readonly GroupMemberView[];
   /** Offsets of every partition that is assigned or has a committed offset. */

@@ -275,6 +275,21 @@ describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {
       )
     ).lake;
     expect(lake.tables.map((t) => [t.rows, t.partitions.map((p) => p.rows)])).toEqual([[300, [150, 150]]]);
+    // The ingest service's consumer group: state, generation, members, each partition's lag.
+    const group = (
+      await json<{ groups: { group_id: string; generation: number; state: string }[] }>(
+        own.url,
+        '/sim/snapshot',
+      )
+    ).groups.find((g) => g.group_id === 'lake-group')!;
+    expect(group.generation).toBeGreaterThan(0);
+    expect(await page.locator('#groups h3').allTextContents()).toContain(
+      `lake-group: ${group.state} · generation ${group.generation} · 2 member(s) · lag 0`,
+    );
+    const assigned = await page
+      .locator('#groups table[data-group="lake-group"] td:nth-child(2)')
+      .allTextContents();
+    expect(assigned.join(' ').split(' ').sort()).toEqual(['(0)', '(0)', 'lake-topic-0', 'lake-topic-1']);
     expect(errors).toEqual([]);
     await page.close();
     await own.close();

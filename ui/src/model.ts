@@ -37,6 +37,8 @@ export interface GroupView {
   group_id: string;
   state: string;
   assignor: string;
+  /** Bumped by every rebalance (classic protocol); null when unknown. */
+  generation: number | null;
   members: { consumer_id: string; client_id: string; assignment: { topic: string; partition: number }[] }[];
   offsets: {
     topic: string;

@@ -22,14 +22,27 @@ export function drawGroups(panel: Panel, s: Snapshot): void {
     if (s.groups.length === 0) html('p', { class: 'empty' }, 'No consumer groups yet.', el);
     for (const g of s.groups) {
       const lag = g.offsets.reduce((n, o) => n + (o.lag ?? 0), 0);
-      html('h3', {}, `${g.group_id}: ${g.state} · ${g.members.length} member(s) · lag ${lag}`, el);
+      html(
+        'h3',
+        {},
+        `${g.group_id}: ${g.state}${g.generation !== null ? ` · generation ${g.generation}` : ''} · ${g.members.length} member(s) · lag ${lag}`,
+        el,
+      );
       const table = html('table', { class: 'group', 'data-group': g.group_id }, undefined, el);
       const head = html('tr', {}, undefined, table);
-      for (const h of ['member', 'partitions', 'lag']) html('th', {}, h, head);
+      for (const h of ['member', 'partitions (lag)', 'lag']) html('th', {}, h, head);
+      const lagOf = new Map(g.offsets.map((o) => [`${o.topic}-${o.partition}`, o.lag]));
       for (const m of g.members) {
         const tr = html('tr', {}, undefined, table);
         html('td', {}, m.client_id || m.consumer_id.slice(0, 24), tr);
-        html('td', {}, m.assignment.map((a) => `${a.topic}-${a.partition}`).join(' '), tr);
+        html(
+          'td',
+          {},
+          m.assignment
+            .map((a) => `${a.topic}-${a.partition} (${lagOf.get(`${a.topic}-${a.partition}`) ?? '-'})`)
+            .join(' '),
+          tr,
+        );
         const mine = new Set(m.assignment.map((a) => `${a.topic}-${a.partition}`));
         html(
           'td',

@@ -44,6 +44,7 @@ function groupsSummary(host: SimHost) {
       group_id: id,
       state: v.state,
       assignor: v.assignmentStrategy,
+      generation: v.generation ?? null,
       members: v.members.map((m) => ({
         consumer_id: m.consumerId,
         client_id: m.clientId,

@@ -71,6 +71,7 @@ export function consumerGroupView(world: World, groupId: string): ConsumerGroupV
     state: g.state,
     coordinator: g.coordinator,
     assignmentStrategy: g.assignor,
+    ...(g.generation !== null ? { generation: g.generation } : {}),
     members: g.members.map((m) => ({
       consumerId: m.consumerId,
       groupInstanceId: m.groupInstanceId,
