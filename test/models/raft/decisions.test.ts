@@ -24,6 +24,7 @@ describe('log comparison', () => {
   it('compares by epoch first, then offset', () => {
     expect(compareOffsetAndEpoch({ offset: 100, epoch: 1 }, { offset: 5, epoch: 2 })).toBe(-1);
     expect(compareOffsetAndEpoch({ offset: 6, epoch: 2 }, { offset: 5, epoch: 2 })).toBe(1);
+    expect(compareOffsetAndEpoch({ offset: 5, epoch: 2 }, { offset: 6, epoch: 2 })).toBe(-1);
     expect(compareOffsetAndEpoch({ offset: 5, epoch: 2 }, { offset: 5, epoch: 2 })).toBe(0);
     // A longer log of an older epoch is not up to date against a shorter log of a newer epoch.
     expect(isLogUpToDate({ offset: 100, epoch: 1 }, { offset: 5, epoch: 2 })).toBe(false);
