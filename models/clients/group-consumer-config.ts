@@ -25,6 +25,13 @@ export interface GroupConsumerConfig extends ConsumerConfig {
   'max.poll.records': number;
   /** Assignor (protocol) names in preference order, e.g. ['range', 'cooperative-sticky']. */
   'partition.assignment.strategy': string[];
+  /**
+   * 'classic' (JoinGroup/SyncGroup, client-side assignors) or 'consumer' (KIP-848: ConsumerGroupHeartbeat, the
+   * coordinator assigns, and decides the heartbeat interval and session timeout).
+   */
+  'group.protocol': 'classic' | 'consumer';
+  /** group.protocol=consumer: the server-side assignor to ask for ('uniform', 'range'); null = the broker's default. */
+  'group.remote.assignor': string | null;
 }
 
 export type GroupConsumerConfigInput = ConsumerConfigInput &
@@ -44,6 +51,8 @@ const javaGroupDefaults = {
   'max.poll.records': 500,
   // [RangeAssignor, CooperativeStickyAssignor] since Kafka 3.0 (KIP-726): range is chosen, the protocol is EAGER.
   'partition.assignment.strategy': ['range', 'cooperative-sticky'],
+  'group.protocol': 'classic',
+  'group.remote.assignor': null,
 } as const;
 
 const librdkafkaGroupDefaults = {
@@ -90,6 +99,7 @@ export function groupConsumerConfig(
       : [...defaults['partition.assignment.strategy']],
   };
   if (cfg['group.id'] === '') throw new Error('group.id must not be empty for a group member');
+  checkGroupProtocol(flavour, cfg, input);
   if (cfg['partition.assignment.strategy'].length === 0)
     throw new Error('partition.assignment.strategy must name at least one assignor');
   // Java's ConsumerConfig/GroupRebalanceConfig checks.
@@ -103,4 +113,28 @@ export function groupConsumerConfig(
   ] as const)
     if (!(cfg[k] > 0)) throw new Error(`${k} must be > 0, not ${cfg[k]}`);
   return cfg;
+}
+
+/**
+ * The group protocol's own checks. Java 4.0's ConsumerConfig refuses the classic protocol's client-side settings
+ * with group.protocol=consumer (KAFKA-17338: "session.timeout.ms cannot be set when group.protocol=CONSUMER") and
+ * a remote assignor with the classic one (checkGroupRemoteAssignor); librdkafka refuses the same keys
+ * (confluentinc/librdkafka#5028).
+ */
+function checkGroupProtocol(
+  flavour: ClientFlavour,
+  cfg: GroupConsumerConfig,
+  input: GroupConsumerConfigInput,
+): void {
+  const protocol = cfg['group.protocol'] as string;
+  if (protocol !== 'classic' && protocol !== 'consumer')
+    throw new Error(`group.protocol must be classic or consumer, not ${protocol}`);
+  const shown = flavour === 'java' ? protocol.toUpperCase() : protocol;
+  if (protocol === 'classic') {
+    if (cfg['group.remote.assignor'] !== null && cfg['group.remote.assignor'] !== '')
+      throw new Error(`group.remote.assignor cannot be set when group.protocol=${shown}`);
+    return;
+  }
+  for (const key of ['session.timeout.ms', 'heartbeat.interval.ms', 'partition.assignment.strategy'] as const)
+    if (input[key] !== undefined) throw new Error(`${key} cannot be set when group.protocol=${shown}`);
 }

@@ -1,9 +1,10 @@
-// A consumer in subscribe mode: a member of a consumer group (classic protocol), in Java or librdkafka flavour.
-// This file composes the member from its parts, each in its own file, as kafkajs separates consumerGroup, runner
-// and offsetManager:
+// A consumer in subscribe mode: a member of a consumer group, in Java or librdkafka flavour, with the classic
+// protocol or (group.protocol=consumer) KIP-848's. This file composes the member from its parts, each in its own
+// file, as kafkajs separates consumerGroup, runner and offsetManager:
 //   - classic-membership.ts: the join/sync state machine, the leader's assignment, leaving, metadata changes;
+//   - consumer-membership.ts: group.protocol=consumer: ConsumerGroupHeartbeat, incremental reconciliation;
 //   - coordinator-lookup.ts: FindCoordinator;
-//   - member-heartbeat.ts: the heartbeat thread;
+//   - member-heartbeat.ts: the classic heartbeat thread;
 //   - poll-loop.ts: the application's poll loop, the fetched records it has not polled yet, the poll timeout;
 //   - offset-manager.ts: positions, OffsetCommit, OffsetFetch;
 //   - rebalance-listener.ts: the rebalance callbacks and the holds they put on the application thread;
@@ -25,9 +26,18 @@ import {
 } from '../group/index.ts';
 import type { ErrorName } from '../protocol/index.ts';
 import type { NodeId, Simulation } from '../sim/index.ts';
-import { ClassicMembership, type MemberAssignmentEvent } from './classic-membership.ts';
+import {
+  ClassicMembership,
+  type ClassicMembershipHost,
+  type MemberAssignmentEvent,
+} from './classic-membership.ts';
 import type { ClientFlavour } from './config.ts';
 import { type ConsumedBatches, Consumer, type PartitionState, type TopicPartitionRef } from './consumer.ts';
+import {
+  ConsumerMembership,
+  type ConsumerMembershipHost,
+  type ConsumerProtocolMemberState,
+} from './consumer-membership.ts';
 import { CoordinatorLookup } from './coordinator-lookup.ts';
 import {
   type GroupConsumerConfig,
@@ -89,7 +99,8 @@ export class GroupConsumer extends Consumer {
   /** Offsets this member committed successfully (`topic-partition` → offset). */
   readonly committed: Map<string, number>;
 
-  private readonly membership: ClassicMembership;
+  /** group.protocol: classic (JoinGroup/SyncGroup) or consumer (KIP-848, consumer-membership.ts). */
+  private readonly membership: ClassicMembership | ConsumerMembership;
   private readonly coordinator: CoordinatorLookup;
   private readonly heartbeat: MemberHeartbeat;
   private readonly pollLoop: PollLoop;
@@ -152,7 +163,7 @@ export class GroupConsumer extends Consumer {
       countError,
       onCoordinator: () => this.membership.maybeRejoin(),
     });
-    this.membership = new ClassicMembership({
+    const membershipHost: ClassicMembershipHost & ConsumerMembershipHost = {
       groupId: this.groupId,
       topics: this.topics,
       flavour,
@@ -187,9 +198,16 @@ export class GroupConsumer extends Consumer {
       addPartition: (tp) => this.addPartition(tp),
       dropPartitions: (list) => this.dropPartitions(list),
       commit: (cb) => this.offsets.commit(cb),
+      commitPositions: (partitions, cb) => this.commitPositions(partitions, cb),
+      hasListeners: () => this.callbacks.size > 0,
+      refreshMetadata: () => this.refreshMetadata(),
       fetchCommitted: (partitions) => this.offsets.fetchCommitted(partitions),
       deliverBuffered: () => this.pollLoop.deliverBuffered(),
-    });
+    };
+    this.membership =
+      this.groupConfig['group.protocol'] === 'consumer'
+        ? new ConsumerMembership(membershipHost)
+        : new ClassicMembership(membershipHost);
     this.heartbeat = new MemberHeartbeat({
       groupId: this.groupId,
       config: this.config,
@@ -286,6 +304,11 @@ export class GroupConsumer extends Consumer {
     return this.membership.state;
   }
 
+  /** group.protocol=consumer: Java's MemberState (JOINING, RECONCILING, ACKNOWLEDGING, STABLE, ...); else undefined. */
+  get consumerProtocolState(): ConsumerProtocolMemberState | undefined {
+    return this.membership instanceof ConsumerMembership ? this.membership.memberState : undefined;
+  }
+
   get isLeader(): boolean {
     return this.membership.isLeader;
   }
@@ -326,6 +349,20 @@ export class GroupConsumer extends Consumer {
   /** Commits the application's positions of every owned partition (commitAsync). */
   commit(cb?: (errorCode: number) => void): void {
     this.offsets.commit(cb);
+  }
+
+  /** Commits the consumed positions of these partitions, or of every owned one when `partitions` is undefined. */
+  private commitPositions(
+    partitions: readonly TopicPartitionRef[] | undefined,
+    cb: (errorCode: number) => void,
+  ): void {
+    if (partitions === undefined) return this.offsets.commit(cb);
+    const offsets: { topic: string; partition: number; offset: number }[] = [];
+    for (const tp of partitions) {
+      const offset = this.offsets.position(keyOf(tp));
+      if (offset !== undefined) offsets.push({ topic: tp.topic, partition: tp.partition, offset });
+    }
+    this.offsets.commitOffsets(offsets, cb);
   }
 
   /** Commits explicit offsets (commitAsync(Map)); `cb` gets the first error code, 0 on success. */
@@ -374,7 +411,8 @@ export class GroupConsumer extends Consumer {
     this.closing = false;
     super.onStart();
     this.membership.start();
-    this.heartbeat.start();
+    // The consumer protocol's heartbeat is the membership's own (ConsumerGroupHeartbeat).
+    if (this.membership instanceof ClassicMembership) this.heartbeat.start();
     if (this.groupConfig['enable.auto.commit'])
       this.every(
         this.groupConfig['auto.commit.interval.ms'],

@@ -2,8 +2,9 @@
 // admin client, in Java and librdkafka flavours, talking to brokers only through the simulated network, with
 // metadata refreshes paced by KIP-580 backoff (Metadata.timeToAllowUpdate); the
 // perf-test workloads; Kafka's partitioners.
-// Left out: transactions, compression, interceptors, quotas, SASL/TLS, KIP-848 members; the coordinator side of
-// the group protocol is in models/group.
+// Group members speak the classic protocol or KIP-848's (group.protocol=consumer, consumer-membership.ts).
+// Left out: transactions, compression, interceptors, quotas, SASL/TLS; the coordinator side of the group
+// protocols is in models/group.
 // Facts: apache/kafka clients/ (ProducerConfig.java, Sender.java, BuiltInPartitioner, ConsumerConfig.java),
 // librdkafka CONFIGURATION.md, and AutoMQ's self-balancing example's perf-test workload
 // (https://docs.automq.com/automq/getting-started/example-continuous-data-self-balancing).
@@ -25,6 +26,7 @@ export {
   type PartitionState,
   type TopicPartitionRef,
 } from './consumer.ts';
+export type { ConsumerProtocolMemberState } from './consumer-membership.ts';
 export {
   type ConsumerPerfOptions,
   type ConsumerPerfProgress,

@@ -156,6 +156,17 @@ export class MetadataCache {
     return this.topics.has(topic);
   }
 
+  /** The topic's id as the last answer gave it (the consumer group protocol names partitions by topic id). */
+  topicId(topic: string): string | undefined {
+    return this.topics.get(topic)?.topicId ?? undefined;
+  }
+
+  /** The name of the topic with this id, if a metadata answer has told it. */
+  topicName(topicId: string): string | undefined {
+    for (const t of this.topics.values()) if (t.topicId === topicId) return t.name;
+    return undefined;
+  }
+
   leader(topic: string, partition: number): PartitionLeader | undefined {
     return this.leaders.get(topic)?.[partition];
   }

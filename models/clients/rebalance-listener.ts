@@ -51,6 +51,11 @@ export class RebalanceCallbacks {
     this.listeners.push(l);
   }
 
+  /** How many listeners the application registered. */
+  get size(): number {
+    return this.listeners.length;
+  }
+
   /** Whether a listener holds the application thread now. */
   get held(): boolean {
     return this.holds > 0;
