@@ -120,6 +120,11 @@ export function clientDefinitions(): Record<string, Schema> {
           anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }],
           title: "assignor names, e.g. 'range,roundrobin' or [range, cooperative-sticky]",
         },
+        'group.protocol': {
+          type: 'string',
+          enum: ['classic', 'consumer'],
+          title: 'classic (JoinGroup/SyncGroup) or consumer (KIP-848: the coordinator assigns)',
+        },
       },
       'Group member',
     ),

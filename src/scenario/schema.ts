@@ -422,7 +422,7 @@ export function buildScenarioSchema(): Schema {
             type: 'array',
             items: ref('group'),
             description:
-              'Consumer groups (classic protocol): members in subscribe mode, started and stopped together.',
+              'Consumer groups (classic protocol, or KIP-848 with config group.protocol: consumer): members in subscribe mode, started and stopped together.',
           },
           perfProducers: {
             type: 'array',
