@@ -93,6 +93,8 @@ export class ConsumerGroup {
   private readonly sessionTimers = new Map<string, Timer>();
   private readonly rebalanceTimers = new Map<string, Timer>();
   private lastState: ConsumerGroupState = 'Empty';
+  /** The server-side assignor of the last target assignment. */
+  private assignorName: string | undefined;
   private dead = false;
 
   constructor(
@@ -245,6 +247,7 @@ export class ConsumerGroup {
       this.targetAssignment.clear();
       for (const [id, a] of next) this.targetAssignment.set(id, a);
       this.assignmentEpoch = groupEpoch;
+      this.assignorName = preferred;
       this.emit('group.consumer.target-assignment', {
         assignmentEpoch: groupEpoch,
         assignor: preferred,
@@ -536,7 +539,8 @@ export class ConsumerGroup {
       groupId: this.groupId,
       groupState: this.state,
       protocolType: 'consumer',
-      protocolData: '',
+      // What Kafka's describe shows as the assignment strategy of a consumer group: its server-side assignor.
+      protocolData: this.assignorName ?? this.host.consumerConfig['group.consumer.assignors'][0]!,
       members: [...this.members.values()].map((m) => ({
         memberId: m.memberId,
         groupInstanceId: m.instanceId,

@@ -58,7 +58,9 @@ export function groupsOf(world: World): GroupsProvider {
       const ids = new Set<string>();
       for (const b of cluster.brokers.values()) {
         if (!b.up) continue;
-        for (const g of coordinatorOf(b).groups()) if (g.state !== 'Dead') ids.add(g.groupId);
+        const coordinator = coordinatorOf(b);
+        for (const g of coordinator.groups()) if (g.state !== 'Dead') ids.add(g.groupId);
+        for (const g of coordinator.consumerGroups()) ids.add(g.groupId);
       }
       return [...ids].sort();
     },
@@ -67,7 +69,8 @@ export function groupsOf(world: World): GroupsProvider {
       const broker = id >= 0 ? cluster.brokers.get(id) : undefined;
       if (!broker?.up) return undefined;
       const coordinator = coordinatorOf(broker);
-      const group = coordinator.group(groupId);
+      // A classic group, or a consumer-protocol (KIP-848) one: DescribeGroups answers for both.
+      const group = coordinator.group(groupId) ?? coordinator.consumerGroup(groupId);
       const committed = coordinator.committedOffsets(groupId);
       if (!group && (!committed || committed.size === 0)) return undefined;
       const d = group?.describe();

@@ -47,11 +47,12 @@ export function groupOffsetsNow(
   if (!broker?.up) return [];
   const coordinator = broker.groupCoordinator;
   const committed = coordinator.committedOffsets(groupId) ?? new Map<string, number>();
-  const members = [...(coordinator.group(groupId)?.members.values() ?? [])];
-  const partitions = groupPartitions(
-    members.map((m) => m.assignment ?? []),
-    committed,
-  );
+  const classic = coordinator.group(groupId);
+  // A consumer-protocol (KIP-848) group's members own what DescribeGroups lists as their assignment.
+  const assignments = classic
+    ? [...classic.members.values()].map((m) => m.assignment ?? [])
+    : (coordinator.consumerGroup(groupId)?.describe().members ?? []).map((m) => m.assignment ?? []);
+  const partitions = groupPartitions(assignments, committed);
   const hw = new Map<string, number>();
   for (const log of cluster.partitionLogs()) hw.set(`${log.topic}\u0000${log.partition}`, log.highWatermark);
   return [...partitions].map(([key, tp]) => ({

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { GroupConsumer, GroupConsumerConfigInput } from '../../models/clients/index.ts';
 import type { TraceEvent } from '../../models/sim/index.ts';
 import { type Cluster, createCluster } from '../../src/cluster/index.ts';
+import { groupOffsetsNow } from '../../src/cluster/views.ts';
 
 function members(
   c: Cluster,
@@ -122,6 +123,16 @@ describe('failures and determinism', () => {
       description: 'taken over',
     });
     expect(doneAt - closedAt).toBeLessThan(6000);
+  });
+
+  it('kafka-consumer-groups --describe and the lag view see the members and their partitions', () => {
+    const { c, ms } = formed('java');
+    const state = c.describeGroup('app', { state: true }).stdout.split('\n')[2]!;
+    expect(state).toMatch(/^app\s+\S+\s+\(\d\)\s+uniform\s+Stable\s+2$/);
+    const rows = c.describeGroup('app').stdout.split('\n').slice(2, -1);
+    expect(rows).toHaveLength(4);
+    for (const m of ms) expect(rows.filter((r) => r.includes(m.memberId))).toHaveLength(2);
+    expect(groupOffsetsNow(c, 'app').map((o) => o.partition)).toEqual([0, 1, 2, 3]);
   });
 
   it('the same seed gives the same run', () => {
