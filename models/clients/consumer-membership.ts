@@ -32,12 +32,9 @@ import {
   LEAVE_GROUP_MEMBER_EPOCH,
   LEAVE_GROUP_STATIC_MEMBER_EPOCH,
 } from '../protocol/index.ts';
-import type { NodeId, RandomStream, RequestOutcome, Timer } from '../sim/index.ts';
-import type { MemberAssignmentEvent } from './classic-membership.ts';
-import type { ClientFlavour, ConsumerConfig } from './config.ts';
+import type { Timer } from '../sim/index.ts';
+import type { ClassicMembershipHost, MemberAssignmentEvent } from './classic-membership.ts';
 import type { TopicPartitionRef } from './consumer.ts';
-import type { GroupConsumerConfig } from './group-consumer-config.ts';
-import type { MetadataCache } from './metadata-cache.ts';
 
 /** Java's MemberState for the consumer protocol (librdkafka's join states map onto the same steps). */
 export type ConsumerProtocolMemberState =
@@ -53,46 +50,20 @@ export type ConsumerProtocolMemberState =
   | 'FATAL'
   | 'CLOSED';
 
-type Hook = 'onPartitionsRevoked' | 'onPartitionsAssigned' | 'onPartitionsLost';
-
-/** What the membership needs from its member: the node, the coordinator, the application thread, the partitions. */
-export interface ConsumerMembershipHost {
-  readonly groupId: string;
-  readonly topics: readonly string[];
-  readonly flavour: ClientFlavour;
-  readonly config: ConsumerConfig;
-  readonly groupConfig: GroupConsumerConfig;
-  readonly clientHost: string;
-  readonly metadata: MetadataCache;
-  readonly up: boolean;
-  readonly now: number;
-  readonly closing: boolean;
-  request<R>(to: NodeId, payload: unknown, cb: (o: RequestOutcome<R>) => void, timeoutMs: number): void;
-  schedule(delay: number, fn: () => void, label: string): Timer;
-  random(name: string): RandomStream;
-  trace(kind: string, fields: Record<string, unknown>): void;
-  countError(code: number): void;
-  readonly coordinatorId: number | undefined;
-  findCoordinator(): void;
-  markCoordinatorUnknown(why: string): void;
-  /** The application is in poll and no rebalance callback holds it. */
-  threadFree(): boolean;
+/**
+ * What the membership needs from its member: what the classic membership needs (the node, the coordinator, the
+ * application thread, the partitions) less the client-side assignors, plus the few things only this one asks.
+ */
+export interface ConsumerMembershipHost extends Omit<ClassicMembershipHost, 'assignors' | 'commit'> {
   /** Whether the application registered a rebalance listener (callbacks then need its thread). */
   hasListeners(): boolean;
-  callListeners(hook: Hook, partitions: readonly TopicPartitionRef[]): void;
-  whenReleased(fn: () => void): void;
-  ownedPartitions(): TopicPartitionRef[];
-  addPartition(tp: TopicPartitionRef): void;
-  dropPartitions(list: readonly TopicPartitionRef[]): void;
   /** Commits the consumed positions of these partitions (all owned when omitted); `cb` gets the error code. */
   commitPositions(
     partitions: readonly TopicPartitionRef[] | undefined,
     cb: (errorCode: number) => void,
   ): void;
-  fetchCommitted(partitions: readonly TopicPartitionRef[]): void;
   /** Asks for metadata now (an assigned topic id is unknown). */
   refreshMetadata(): void;
-  deliverBuffered(): void;
 }
 
 const FATAL: ReadonlySet<ErrorName> = new Set<ErrorName>([
