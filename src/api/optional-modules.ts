@@ -79,7 +79,8 @@ export function groupsOf(world: World): GroupsProvider {
         groupId,
         state: (d?.groupState ?? 'Empty') as GroupStateName,
         assignor: d?.protocolData ?? '',
-        generation: group?.generationId ?? null,
+        // A consumer-protocol group's counterpart of the generation is its group epoch.
+        generation: group ? ('generationId' in group ? group.generationId : group.groupEpoch) : null,
         isSimple: (d?.protocolType ?? '') === '',
         coordinator: { id, host: reg?.host ?? '', port: reg?.port ?? -1 },
         members: (d?.members ?? []).map((m) => ({
