@@ -37,7 +37,9 @@ import { ConsumerGroup, type ConsumerGroupHost } from './consumer-group.ts';
 import { type ConsumerGroupConfig, consumerGroupConfig } from './consumer-group-config.ts';
 import { describeConsumerGroup } from './consumer-group-describe.ts';
 import { HeartbeatError, heartbeatErrorResponse, validateHeartbeat } from './consumer-group-heartbeat.ts';
+import { commitErrorOf, consumerGroupCommitDecision, errorResponse } from './coordinator-answers.ts';
 import { offsetCommitDecision } from './group-state.ts';
+import { uuid } from './member-id.ts';
 import {
   groupMetadataRecord,
   offsetCommitRecord,
@@ -86,23 +88,6 @@ interface OffsetsPartition {
 }
 
 const code = (name: ErrorName) => Errors[name].code;
-
-/** How append errors reach the client (GroupMetadataManager / OffsetMetadataManager error mapping). */
-function commitErrorOf(appendError: number): number {
-  switch (appendError) {
-    case 0:
-      return 0;
-    case Errors.UNKNOWN_TOPIC_OR_PARTITION.code:
-    case Errors.NOT_ENOUGH_REPLICAS.code:
-    case Errors.NOT_ENOUGH_REPLICAS_AFTER_APPEND.code:
-    case Errors.REQUEST_TIMED_OUT.code:
-      return code('COORDINATOR_NOT_AVAILABLE');
-    case Errors.NOT_LEADER_OR_FOLLOWER.code:
-      return code('NOT_COORDINATOR');
-    default:
-      return code('UNKNOWN_SERVER_ERROR');
-  }
-}
 
 export class GroupCoordinator {
   config: GroupCoordinatorConfig;
@@ -606,51 +591,4 @@ export class GroupCoordinator {
     };
     this.io.append(p.partition, batch, this.config['offsets.commit.timeout.ms'], done);
   }
-}
-
-/** ConsumerGroup.validateOffsetCommit: a member commits at its current epoch (else STALE_MEMBER_EPOCH). */
-function consumerGroupCommitDecision(g: ConsumerGroup, req: OffsetCommitRequest): ErrorName | 'NONE' {
-  if (req.generationId < 0 && g.members.size === 0) return 'NONE';
-  const member = g.members.get(req.memberId);
-  if (!member) return 'UNKNOWN_MEMBER_ID';
-  return req.generationId === member.memberEpoch ? 'NONE' : 'STALE_MEMBER_EPOCH';
-}
-
-function errorResponse(req: GroupRequest, errorCode: number): unknown {
-  switch (req.type) {
-    case 'ConsumerGroupHeartbeat':
-      return { ...heartbeatErrorResponse('NONE', null), errorCode };
-    case 'JoinGroup':
-      return {
-        errorCode,
-        generationId: -1,
-        protocolName: null,
-        leader: '',
-        memberId: req.memberId,
-        members: [],
-      };
-    case 'SyncGroup':
-      return { errorCode, protocolName: null, assignment: [] };
-    case 'LeaveGroup':
-      return { errorCode, members: [] };
-    case 'OffsetCommit':
-      return { partitions: req.offsets.map((o) => ({ topic: o.topic, partition: o.partition, errorCode })) };
-    case 'OffsetFetch':
-      return { errorCode, partitions: [] };
-    default:
-      return { errorCode };
-  }
-}
-
-/** A version-4 UUID string from a seeded stream (Kafka's member ids use java.util.UUID.randomUUID). */
-function uuid(rng: RandomStream): string {
-  const hex: string[] = [];
-  for (let i = 0; i < 16; i++) {
-    let b = rng.int(0, 255);
-    if (i === 6) b = (b & 0x0f) | 0x40;
-    if (i === 8) b = (b & 0x3f) | 0x80;
-    hex.push(b.toString(16).padStart(2, '0'));
-  }
-  const h = hex.join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
