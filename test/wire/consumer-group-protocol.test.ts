@@ -7,14 +7,11 @@
 // Debian's librdkafka 2.0.2 and kafkajs predate KIP-848, and no Java is installed; this client is the one
 // available.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Kafka, logLevel, Partitioners } from 'kafkajs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { decodeResponse, encodeRequest } from '../../src/wire/codec/frame.ts';
-import type { Message } from '../../src/wire/codec/message-codec.ts';
 import { NODE22, node22Tool } from '../node22-tools.ts';
-import { eventually, type WireServer, wireServer } from './fixture.ts';
+import { ask, eventually, type WireServer, wireServer } from './fixture.ts';
 
 const GROUP = 'kip848-orders';
 const TOPIC = 'orders';
@@ -83,23 +80,6 @@ function startMember(clientId: string): Member {
   });
   members.push(m);
   return m;
-}
-
-/** One request on a fresh connection to `port`, its decoded response body. */
-function ask(port: number, apiKey: number, version: number, body: Message): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const sock = connect({ host: '127.0.0.1', port });
-    let data = Buffer.alloc(0);
-    sock.on('error', reject);
-    sock.on('data', (d) => {
-      data = Buffer.concat([data, d]);
-      if (data.length < 4 || data.length < 4 + data.readInt32BE(0)) return;
-      const size = data.readInt32BE(0);
-      sock.destroy();
-      resolve(decodeResponse(apiKey, version, data.subarray(4, 4 + size)).body as Record<string, unknown>);
-    });
-    sock.write(encodeRequest(apiKey, version, 9, 'kip848-test', body));
-  });
 }
 
 const portOf = (addr: string) => Number(addr.split(':')[1]);

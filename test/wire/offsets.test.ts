@@ -4,12 +4,9 @@
 // 2.0.2 predates its KIP-320 support in 2.1.0), so that part speaks the protocol through the codec generated from
 // Kafka's own message definitions.
 import { execFileSync, spawn } from 'node:child_process';
-import { connect } from 'node:net';
 import { Kafka, logLevel } from 'kafkajs';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { decodeResponse, encodeRequest } from '../../src/wire/codec/frame.ts';
-import type { Message } from '../../src/wire/codec/message-codec.ts';
-import { eventually, type WireServer, wireServer } from './fixture.ts';
+import { ask, eventually, type WireServer, wireServer } from './fixture.ts';
 
 let s: WireServer;
 let kafka: Kafka;
@@ -33,23 +30,6 @@ async function createTopic(topic: string): Promise<void> {
     replication_factor: 3,
   });
   expect(r.status).toBe(201);
-}
-
-/** One request on a fresh connection to `port`, its decoded response body. */
-function ask(port: number, apiKey: number, version: number, body: Message): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    const sock = connect({ host: '127.0.0.1', port });
-    let data = Buffer.alloc(0);
-    sock.on('error', reject);
-    sock.on('data', (d) => {
-      data = Buffer.concat([data, d]);
-      if (data.length < 4 || data.length < 4 + data.readInt32BE(0)) return;
-      const size = data.readInt32BE(0);
-      sock.destroy();
-      resolve(decodeResponse(apiKey, version, data.subarray(4, 4 + size)).body as Record<string, unknown>);
-    });
-    sock.write(encodeRequest(apiKey, version, 7, 'offsets-test', body));
-  });
 }
 
 const highWatermark = (topic: string) =>
