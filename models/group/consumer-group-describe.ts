@@ -11,17 +11,6 @@ import {
 import type { ConsumerGroup } from './consumer-group.ts';
 import type { PartitionAssignment } from './server-assignors/index.ts';
 
-/** ConsumerGroup.computePreferredServerAssignor over the members: the assignor most of them name (ties: by name). */
-export function preferredServerAssignor(group: ConsumerGroup, defaultAssignor: string): string {
-  const counts = new Map<string, number>();
-  for (const m of group.members.values())
-    if (m.serverAssignor !== null) counts.set(m.serverAssignor, (counts.get(m.serverAssignor) ?? 0) + 1);
-  let best: string | undefined;
-  for (const [name, n] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
-    if (best === undefined || n > counts.get(best)!) best = name;
-  return best ?? defaultAssignor;
-}
-
 function topicPartitions(
   a: PartitionAssignment | undefined,
   image: MetadataImage,
@@ -41,7 +30,6 @@ export function describeConsumerGroup(
   groupId: string,
   group: ConsumerGroup | undefined,
   image: MetadataImage,
-  defaultAssignor: string,
 ): ConsumerGroupDescribedGroup {
   if (!group || group.state === 'Dead')
     return {
@@ -61,7 +49,7 @@ export function describeConsumerGroup(
     groupState: group.state,
     groupEpoch: group.groupEpoch,
     assignmentEpoch: group.assignmentEpoch,
-    assignorName: preferredServerAssignor(group, defaultAssignor),
+    assignorName: group.assignor,
     members: [...group.members.values()].map((m) => ({
       memberId: m.memberId,
       instanceId: m.instanceId,

@@ -102,6 +102,11 @@ export class ConsumerGroup {
     private readonly host: ConsumerGroupHost,
   ) {}
 
+  /** The server-side assignor that computed the current target assignment (the default before the first). */
+  get assignor(): string {
+    return this.assignorName ?? this.host.consumerConfig['group.consumer.assignors'][0]!;
+  }
+
   /** ConsumerGroup.maybeUpdateGroupState, computed. */
   get state(): ConsumerGroupState {
     if (this.dead) return 'Dead';
@@ -540,7 +545,7 @@ export class ConsumerGroup {
       groupState: this.state,
       protocolType: 'consumer',
       // What Kafka's describe shows as the assignment strategy of a consumer group: its server-side assignor.
-      protocolData: this.assignorName ?? this.host.consumerConfig['group.consumer.assignors'][0]!,
+      protocolData: this.assignor,
       members: [...this.members.values()].map((m) => ({
         memberId: m.memberId,
         groupInstanceId: m.instanceId,

@@ -489,23 +489,17 @@ export class GroupCoordinator {
   }
 
   private consumerGroupDescribe(groupIds: string[]): ConsumerGroupDescribeResponse {
-    const defaultAssignor = this.consumerConfig['group.consumer.assignors'][0]!;
     return {
       groups: groupIds.map((groupId) => {
         const p = this.partitions.get(this.partitionFor(groupId));
         const error = !p ? 'NOT_COORDINATOR' : p.loading ? 'COORDINATOR_LOAD_IN_PROGRESS' : undefined;
         if (error)
           return {
-            ...describeConsumerGroup(groupId, undefined, this.broker.image, ''),
+            ...describeConsumerGroup(groupId, undefined, this.broker.image),
             errorCode: code(error),
             errorMessage: null,
           };
-        return describeConsumerGroup(
-          groupId,
-          p!.consumerGroups.get(groupId),
-          this.broker.image,
-          defaultAssignor,
-        );
+        return describeConsumerGroup(groupId, p!.consumerGroups.get(groupId), this.broker.image);
       }),
     };
   }
