@@ -110,7 +110,8 @@ export {
   type PerfProducerReport,
   type QuorumStatus,
 } from './cluster/index.ts';
-// Kafka's Raft test server (raft/README.md): a quorum serving __cluster_metadata to a VerifiableProducer and the perf test.
+// Kafka's Raft test server (apache/kafka raft/README.md): a quorum serving __cluster_metadata to a
+// VerifiableProducer and the perf test.
 export {
   parseRaftServerProperties,
   type RaftServerProperties,

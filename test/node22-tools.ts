@@ -15,15 +15,25 @@ function npmCli(): string {
   return npm.endsWith('.js') ? npm : join(dirname(npm), 'npm-cli.js');
 }
 
+function npmCi(node: string, dir: string): void {
+  execFileSync(node, [npmCli(), 'ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: join(ROOT, dir),
+    stdio: ['ignore', 'ignore', 'inherit'],
+    // A synchronous call blocks the worker's timers: an install that stalls fails here instead of holding the run.
+    timeout: 600_000,
+    killSignal: 'SIGKILL',
+  });
+}
+
+/** Installs Node 22 (tools/node22) if missing; returns the path of its `node` binary. */
+export function node22(): string {
+  if (!existsSync(NODE22)) npmCi(process.execPath, 'tools/node22');
+  return NODE22;
+}
+
 /** Installs Node 22 and `tools/<name>` if missing; returns the path of `tools/<name>/node_modules`. */
 export function node22Tool(name: string): string {
-  const run = (node: string, dir: string) =>
-    execFileSync(node, [npmCli(), 'ci', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
-      cwd: join(ROOT, dir),
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-  if (!existsSync(NODE22)) run(process.execPath, 'tools/node22');
   const modules = join(ROOT, 'tools', name, 'node_modules');
-  if (!existsSync(modules)) run(NODE22, `tools/${name}`);
+  if (!existsSync(modules)) npmCi(node22(), `tools/${name}`);
   return modules;
 }

@@ -16,6 +16,10 @@
 //   request-channel.ts     one request per connection at a time          (SocketServer, muted channels)
 //   load-model.ts          load as latency on network in and out
 //   kafka-apis.ts          the dispatcher                                (KafkaApis)
+//   broker-core.ts         the narrow view of the broker every part takes
+// The group coordinator each broker hosts is models/group's (GroupCoordinator), fed the __consumer_offsets roles.
+// Beside the broker, not part of it: the data-plane invariants a harness runs over every broker (invariants.ts,
+// acknowledged-in-isr.ts, invariant-state.ts, log-agreement.ts, over replica-view.ts and replica-table.ts).
 
 import { GroupCoordinator } from '../group/index.ts';
 import { emptyImage, type LogEntry, type MetadataImage, replayDelta } from '../metadata/index.ts';
@@ -277,7 +281,9 @@ export class Broker extends SimNode implements BrokerCore, BrokerView {
   storedLog(topicId: string, partition: number): LogView | undefined {
     return this.storageMode === 'shared'
       ? this.sharedStorage!.get(topicId, partition)
-      : (this.disk.get('logs') as Map<string, PartitionLog> | undefined)?.get(`${topicId}:${partition}`);
+      : (this.disk.get('logs') as Map<string, PartitionLog> | undefined)?.get(
+          this.replicaManager.replicaKey(topicId, partition),
+        );
   }
 
   /** The offset of the metadata this broker applied. */

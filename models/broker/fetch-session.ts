@@ -103,6 +103,10 @@ export class FetchSession {
   }
 }
 
+function bySessionOrder(a: CachedPartition, b: CachedPartition): number {
+  return a.order - b.order;
+}
+
 function tpName(topic: string, partition: number): string {
   return `${topic}\u0000${partition}`;
 }
@@ -341,8 +345,9 @@ export class FetchSessionCache {
     // A consumer's fetch is checked without reading until it can complete (as a sessionless one is: a read counts
     // as bytes out); a follower's is read at every try, since reading is what records its fetch position.
     if (!final && session.replicaId < 0 && !this.consumerReady(session, parked)) return undefined;
+    // In session order (`order`; a partition that returned records moved to the end).
     const list = parked.full ? [...session.partitions.values()] : session.pendingList.slice();
-    if (!parked.full && list.length > 1) list.sort((a, b) => a.order - b.order);
+    if (list.length > 1) list.sort(bySessionOrder);
     session.busy = true;
     const answers = new Array<FetchPartitionResponse>(list.length);
     let bytes = 0;
@@ -386,13 +391,9 @@ export class FetchSessionCache {
       cp.lastHighWatermark = pr.highWatermark;
       cp.lastLogStartOffset = pr.logStartOffset;
       if (changed) out.push(pr);
-      if (pr.batches.length > 0 && session.id) {
-        // Kafka's IncrementalFetchContext: a partition that returned records goes to the end of the session.
-        cp.order = session.nextOrder++;
-        const name = tpName(cp.topic, cp.partition);
-        session.partitions.delete(name);
-        session.partitions.set(name, cp);
-      }
+      // Kafka's IncrementalFetchContext: a partition that returned records goes to the end of the session (its
+      // `order`, which every read sorts by; the map keeps the order partitions joined in).
+      if (pr.batches.length > 0 && session.id) cp.order = session.nextOrder++;
       // The key may not have been known when the partition joined (the topic was not in this broker's image yet).
       this.track(cp);
       cp.pending = !cp.key || !this.settled(session, cp, pr);
@@ -400,8 +401,7 @@ export class FetchSessionCache {
     }
     // Partitions still to read: those not settled, and those marked while this read ran.
     const keep: CachedPartition[] = [];
-    for (const cp of parked.full ? session.partitions.values() : session.pendingList)
-      if (cp.pending) keep.push(cp);
+    for (const cp of parked.full ? list : session.pendingList) if (cp.pending) keep.push(cp);
     session.pendingList = keep;
     return { partitions: out, sessionId: session.id, errorCode: 0 };
   }

@@ -11,6 +11,7 @@
  * - MonotonicLeaderEpoch: the leader epoch a broker knows for a partition never goes back (restarts included).
  * - AcknowledgedInIsr: a batch acknowledged at acks=all is in the log of every member of the committed ISR, unless
  *   retention deleted it or the partition had an unclean leader election (which may lose acknowledged data).
+ *   Its bookkeeping is acknowledged-in-isr.ts; the state the checks keep between events is invariant-state.ts.
  *
  * Their cost per event is what changed in it, not what exists: the brokers tell them of every change to a hosted
  * replica (ReplicaWatcher) and the logs of every append, truncation and new high watermark (LogWatcher), so a
@@ -18,18 +19,11 @@
  * ISR); logs are compared only past where they were last found equal; acknowledged batches are looked at again
  * only in the partitions whose members' logs changed. An idle partition costs nothing per event.
  */
-import type { Simulation, TraceEvent } from '../sim/index.ts';
+import type { Simulation } from '../sim/index.ts';
 import type { LogWatcher, PartitionLog } from '../storage/index.ts';
-import {
-  type AcknowledgedBatch,
-  type AcknowledgedProgress,
-  type Agreement,
-  anchored,
-  forgetDeletedAcknowledged,
-  newAgreement,
-  verifyAcknowledged,
-  verifyAgreement,
-} from './log-agreement.ts';
+import { AcknowledgedInIsr } from './acknowledged-in-isr.ts';
+import { newReplicaState, type ReplicaState } from './invariant-state.ts';
+import { type AcknowledgedBatch, newAgreement, verifyAgreement } from './log-agreement.ts';
 import { ReplicaTable } from './replica-table.ts';
 import type { BrokerView, LogView, ReplicaView, ReplicaWatcher } from './replica-view.ts';
 
@@ -60,73 +54,6 @@ export interface DataPlaneSource {
   committedVersion(): unknown;
 }
 
-/** Something to look at again when a replica's log changes: a leader's agreements, or acknowledged batches. */
-interface Watcher {
-  readonly kind: 'leader' | 'acked';
-  dirty: boolean;
-}
-
-/** What the checks remember of one (broker, partition) replica, across the broker's restarts. */
-interface ReplicaState extends Watcher {
-  readonly kind: 'leader';
-  readonly owner: number;
-  /** The replica object last seen (a restart makes a new one), and the broker hosting it. */
-  view: ReplicaView | undefined;
-  hostedBy: BrokerView | undefined;
-  /** Queued in #changed (its replica or its log changed since the last scan). */
-  queued: boolean;
-  /** The log end offset at its last change, and how many truncations its changes showed. */
-  logEndSeen: number;
-  truncations: number;
-  // What the checks read of the replica at the last look: nothing to check again while these stay the same.
-  log: LogView | undefined;
-  role: ReplicaView['role'] | undefined;
-  leaderEpoch: number;
-  isr: readonly number[] | undefined;
-  pendingIsr: readonly number[] | undefined;
-  replicas: readonly number[] | undefined;
-  logStartOffset: number;
-  logEndOffset: number;
-  highWatermark: number;
-  /** The largest leader epoch the broker knew. */
-  maxEpoch: number;
-  /** While leading: the epoch and high watermark at the last look. */
-  ledEpoch: number;
-  ledHighWatermark: number;
-  /** IsrLogsAgree while leading: each member's agreement (null: it stores no log to compare yet). */
-  readonly agreements: Map<number, Agreement | null>;
-  /** Each member's own state (for its truncation count), by broker id. */
-  readonly memberStates: Map<number, ReplicaState>;
-  /** The leader log, ISR and pending ISR the agreements were resolved for. */
-  resolvedLog: LogView | undefined;
-  resolvedIsr: readonly number[] | undefined;
-  resolvedPendingIsr: readonly number[] | undefined;
-  /** Checks that read this replica's log from elsewhere (a leader's agreement, acknowledged batches). */
-  readonly watchers: Set<ReplicaState | AckedPartition>;
-}
-
-/** How far one committed ISR member's log was checked against a partition's acknowledged batches. */
-interface AckedMember extends AcknowledgedProgress {
-  readonly state: ReplicaState;
-  log: LogView | undefined;
-  /** The member's truncation count when `verified` was reached. */
-  truncations: number;
-}
-
-/** The acknowledged batches of one partition and how far each committed ISR member's log was checked. */
-interface AckedPartition extends Watcher {
-  readonly kind: 'acked';
-  readonly topic: string;
-  readonly partition: number;
-  readonly topicId: string;
-  readonly acked: AcknowledgedBatch[];
-  /** The committed metadata version the members were resolved for. */
-  version: unknown;
-  /** No longer checked (an unclean election, or the topic was deleted). */
-  dropped: boolean;
-  members: AckedMember[];
-}
-
 /**
  * The data-plane invariants over a cluster's brokers. Register them with `register`; feed `acknowledged` with the
  * batches producers saw acknowledged at acks=all.
@@ -155,19 +82,22 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
   #isrWithin = false;
   #epochs = false;
   #removers: (() => void)[] = [];
-  readonly #acked = new Map<string, (AckedPartition | undefined)[]>();
-  /** Acknowledged partitions with something to look at (a new batch, a member's log changed). */
-  #ackDirty: AckedPartition[] = [];
-  #ackVersion: unknown;
-  /** Partitions (topic name -> partitions) that had an unclean leader election. */
-  readonly #unclean = new Map<string, Set<number>>();
+  readonly #acknowledged: AcknowledgedInIsr;
 
   constructor(
     private readonly sim: Simulation,
-    private readonly source: DataPlaneSource,
+    source: DataPlaneSource,
   ) {
     this.#brokers = new Map(source.brokers.map((b) => [b.brokerId, b]));
     this.#brokerList = [...source.brokers];
+    this.#acknowledged = new AcknowledgedInIsr({
+      committed: (topic, partition) => source.committed(topic, partition),
+      committedVersion: () => source.committedVersion(),
+      scan: () => this.scan(),
+      stateOf: (owner, topicId, partition) => this.stateOf(owner, topicId, partition),
+      stateOfLog: (log) => this.#watchedBy.get(log),
+      storedLog: (brokerId, topicId, partition) => this.#brokers.get(brokerId)?.storedLog(topicId, partition),
+    });
   }
 
   /** Registers the named invariants (default all), prefixed by `scope` when given; returns their remover. */
@@ -178,14 +108,15 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
       const index = DATA_PLANE_INVARIANTS.indexOf(name);
       const check =
         name === 'AcknowledgedInIsr'
-          ? () => this.acknowledgedInIsr()
+          ? () => this.#acknowledged.check()
           : () => {
               this.scan();
               return this.#problems[index];
             };
       return this.sim.addInvariant(options.scope ? `${options.scope}.${name}` : name, check);
     });
-    if (names.includes('AcknowledgedInIsr')) removers.push(this.sim.trace.subscribe((e) => this.onTrace(e)));
+    if (names.includes('AcknowledgedInIsr'))
+      removers.push(this.sim.trace.subscribe((e) => this.#acknowledged.onTrace(e)));
     const remove = () => {
       for (const r of removers) r();
       for (const name of names) this.enable(name, false);
@@ -210,87 +141,13 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
 
   /** A producer saw this batch acknowledged at acks=all. */
   acknowledged(ack: AcknowledgedBatch): void {
-    if (this.#unclean.get(ack.topic)?.has(ack.partition)) return;
-    let parts = this.#acked.get(ack.topic);
-    if (!parts) this.#acked.set(ack.topic, (parts = []));
-    let p = parts[ack.partition];
-    if (!p) {
-      const committed = this.source.committed(ack.topic, ack.partition);
-      if (!committed) return; // deleted since: nothing left to keep
-      parts[ack.partition] = p = {
-        topic: ack.topic,
-        partition: ack.partition,
-        topicId: committed.topicId,
-        acked: [],
-        version: undefined,
-        members: [],
-        kind: 'acked',
-        dirty: false,
-        dropped: false,
-      };
-    }
-    p.acked.push(ack);
-    this.markAcked(p);
-  }
-
-  /** No longer held to AcknowledgedInIsr (an unclean election, or the topic was deleted). */
-  private dropAcked(p: AckedPartition): void {
-    p.dropped = true;
-    p.dirty = false;
-    for (const m of p.members) m.state.watchers.delete(p);
-    const parts = this.#acked.get(p.topic);
-    if (parts?.[p.partition] === p) parts[p.partition] = undefined;
-  }
-
-  private markAcked(p: AckedPartition): void {
-    if (p.dirty || p.dropped) return;
-    p.dirty = true;
-    this.#ackDirty.push(p);
-  }
-
-  private onTrace(e: TraceEvent): void {
-    if (e.kind !== 'controller.elect' || e.unclean !== true) return;
-    const topic = e.topic as string;
-    const partition = e.partition as number;
-    let set = this.#unclean.get(topic);
-    if (!set) this.#unclean.set(topic, (set = new Set()));
-    set.add(partition);
-    const parts = this.#acked.get(topic);
-    const p = parts?.[partition];
-    if (p) this.dropAcked(p);
+    this.#acknowledged.acknowledged(ack);
   }
 
   private stateOf(owner: number, topicId: string, partition: number): ReplicaState {
     let st = this.#states.get(owner, topicId, partition);
     if (!st) {
-      st = {
-        kind: 'leader',
-        owner,
-        dirty: false,
-        view: undefined,
-        hostedBy: undefined,
-        queued: false,
-        logEndSeen: 0,
-        truncations: 0,
-        log: undefined,
-        role: undefined,
-        leaderEpoch: -1,
-        isr: undefined,
-        pendingIsr: undefined,
-        replicas: undefined,
-        logStartOffset: -1,
-        logEndOffset: -1,
-        highWatermark: -1,
-        maxEpoch: -1,
-        ledEpoch: -1,
-        ledHighWatermark: 0,
-        agreements: new Map(),
-        memberStates: new Map(),
-        resolvedLog: undefined,
-        resolvedIsr: undefined,
-        resolvedPendingIsr: undefined,
-        watchers: new Set(),
-      };
+      st = newReplicaState(owner);
       this.#states.set(owner, topicId, partition, st);
     }
     return st;
@@ -407,7 +264,7 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
     this.markAgreement(st);
     for (const w of st.watchers) {
       if (w.kind === 'leader') this.markAgreement(w);
-      else this.markAcked(w);
+      else this.#acknowledged.mark(w);
     }
     this.checkReplica(r, st.owner, st);
   }
@@ -512,75 +369,9 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
     }
   }
 
-  private acknowledgedInIsr(): string | undefined {
-    this.scan(); // marks the acknowledged partitions whose members' logs changed
-    const version = this.source.committedVersion();
-    if (version !== this.#ackVersion) {
-      // New committed metadata (rare): every partition's members may have changed.
-      this.#ackVersion = version;
-      for (const parts of this.#acked.values()) for (const p of parts) if (p) this.markAcked(p);
-    }
-    if (this.#ackDirty.length === 0) return undefined;
-    const dirty = this.#ackDirty;
-    this.#ackDirty = [];
-    for (let i = 0; i < dirty.length; i++) {
-      const p = dirty[i]!;
-      if (!p.dirty) continue;
-      const problem = this.checkAcknowledged(p, version);
-      if (problem) {
-        // Found again at the next check, with the partitions not looked at yet.
-        for (let j = i; j < dirty.length; j++) this.markAcked(dirty[j]!);
-        return problem;
-      }
-    }
-    return undefined;
-  }
-
-  private checkAcknowledged(p: AckedPartition, version: unknown): string | undefined {
-    p.dirty = false;
-    if (p.version !== version) {
-      p.version = version;
-      const committed = this.source.committed(p.topic, p.partition);
-      if (!committed || committed.topicId !== p.topicId) {
-        // The topic was deleted (perhaps created again): its acknowledged batches went with it.
-        this.dropAcked(p);
-        return undefined;
-      }
-      const before = p.members;
-      p.members = committed.isr.map((id) => {
-        const log = this.#brokers.get(id)?.storedLog(p.topicId, p.partition);
-        const old = before.find((m) => m.id === id);
-        const state = this.stateOf(id, p.topicId, p.partition);
-        state.watchers.add(p);
-        return old && old.log === log
-          ? old
-          : { id, state, log, verified: 0, anchor: undefined, truncations: state.truncations };
-      });
-    }
-    const acked = p.acked;
-    for (const st of p.members) {
-      const log = (st.log ??= this.#brokers.get(st.id)?.storedLog(p.topicId, p.partition));
-      if (!log)
-        return `${p.topic}-${p.partition}: ISR member ${st.id} stores no log, but ${acked.length} batches were acknowledged`;
-      // A truncation that cut an acknowledged batch cut the highest one (the anchor): then verify them all again.
-      if (st.truncations !== st.state.truncations || (st.anchor && !anchored(log, st.anchor))) {
-        st.verified = 0;
-        st.anchor = undefined;
-        st.truncations = st.state.truncations;
-      }
-      if (st.verified === acked.length) continue;
-      const problem = verifyAcknowledged(log, acked, st);
-      if (problem) return `${p.topic}-${p.partition}: ${problem}`;
-    }
-    forgetDeletedAcknowledged(p.acked, p.members);
-    return undefined;
-  }
-
   /** How many acknowledged batches are kept to check (retention lets the oldest go). */
   get acknowledgedKept(): number {
-    let n = 0;
-    for (const parts of this.#acked.values()) for (const p of parts) n += p?.acked.length ?? 0;
-    return n;
+    return this.#acknowledged.kept;
   }
 }
 

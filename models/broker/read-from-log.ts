@@ -96,7 +96,7 @@ export class LogReader {
   ): number {
     const t = this.core.image.topics[topic];
     if (!t) return Number.POSITIVE_INFINITY;
-    const r = this.replicaManager.replicas.get(this.replicaManager.replicaKey(t.topicId, partition));
+    const r = this.replicaManager.hostedReplica(t.topicId, partition);
     if (!r || r.role !== 'leader') return Number.POSITIVE_INFINITY;
     if (currentLeaderEpoch !== undefined && currentLeaderEpoch >= 0 && currentLeaderEpoch !== r.leaderEpoch)
       return Number.POSITIVE_INFINITY;

@@ -29,8 +29,44 @@ export interface ReplicaManagerHooks {
   readonly configureLog: (topic: string, log: PartitionLog) => void;
 }
 
+/**
+ * Which partitions of a topic image each broker is a replica of, built once per partition list and shared by every
+ * broker holding the same image (brokers share replayed images): a new topic costs each broker its own partitions,
+ * not every partition of the topic (100 brokers x 100,000 partitions would be 10 M visits).
+ */
+const partitionsByBroker = new WeakMap<readonly PartitionRegistration[], Map<number, number[]>>();
+
+function hostedPartitions(topic: TopicImage, brokerId: number): readonly number[] {
+  let index = partitionsByBroker.get(topic.partitions);
+  if (!index) {
+    index = new Map();
+    const parts = topic.partitions;
+    for (let p = 0; p < parts.length; p++) {
+      for (const id of parts[p]!.replicas) {
+        let list = index.get(id);
+        if (!list) index.set(id, (list = []));
+        if (list[list.length - 1] !== p) list.push(p);
+      }
+    }
+    partitionsByBroker.set(topic.partitions, index);
+  }
+  return index.get(brokerId) ?? [];
+}
+
+/** One topic's hosted replicas, by partition (packed: undefined where not hosted), and how many there are. */
+interface TopicReplicas {
+  count: number;
+  readonly byPartition: (PartitionReplica | undefined)[];
+}
+
 export class ReplicaManager implements ReplicaHost {
   readonly replicas = new Map<string, PartitionReplica>();
+  /**
+   * The hosted replicas by topic id, indexed by partition (the fetch and produce paths find replicas by partition
+   * number, not by a `topicId:partition` string); a topic id is here while it has a hosted replica, so a topic with
+   * none can skip the partitions not hosted.
+   */
+  private readonly byTopic = new Map<string, TopicReplicas>();
   private readonly keyCache = new Map<string, string[]>();
   /** `replicas` as a list (BrokerView): built again after a change of the set, which is rare, not per read. */
   private list: PartitionReplica[] | undefined;
@@ -43,6 +79,7 @@ export class ReplicaManager implements ReplicaHost {
   /** Drops every replica (a restart rebuilds them from the metadata). */
   clear(): void {
     this.replicas.clear();
+    this.byTopic.clear();
     this.list = undefined;
   }
 
@@ -89,11 +126,21 @@ export class ReplicaManager implements ReplicaHost {
 
   findReplica(topic: string, partition: number): PartitionReplica | undefined {
     const t = this.core.image.topics[topic];
-    return t ? this.replicas.get(this.replicaKey(t.topicId, partition)) : undefined;
+    return t ? this.byTopic.get(t.topicId)?.byPartition[partition] : undefined;
   }
 
-  /** `topicId:partition`, built once per partition: lookups on the fetch path reuse the same string. */
+  /** The replica hosted here for a partition of topic id `topicId`, if any (no key string built). */
+  hostedReplica(topicId: string, partition: number): PartitionReplica | undefined {
+    return this.byTopic.get(topicId)?.byPartition[partition];
+  }
+
+  /**
+   * `topicId:partition`: a hosted replica's own key, else built once per partition, so that lookups on the fetch
+   * path reuse the same string (and its hash) instead of building one per call.
+   */
   replicaKey(topicId: string, partition: number): string {
+    const hosted = this.hostedReplica(topicId, partition);
+    if (hosted !== undefined) return hosted.key;
     let keys = this.keyCache.get(topicId);
     if (!keys) this.keyCache.set(topicId, (keys = []));
     return (keys[partition] ??= `${topicId}:${partition}`);
@@ -137,6 +184,12 @@ export class ReplicaManager implements ReplicaHost {
         }
         continue;
       }
+      if ((!old || old.topicId !== topic.topicId) && !this.byTopic.has(topic.topicId)) {
+        // A topic new to this broker: only the partitions it is a replica of have anything to do (in order).
+        for (const p of hostedPartitions(topic, this.core.brokerId))
+          this.onPartitionChange(topic, p, topic.partitions[p]!);
+        continue;
+      }
       topic.partitions.forEach((reg, p) => {
         if (old && old.topicId === topic.topicId && old.partitions[p] === reg) return;
         this.onPartitionChange(topic, p, reg);
@@ -154,12 +207,12 @@ export class ReplicaManager implements ReplicaHost {
   }
 
   private onPartitionChange(topic: TopicImage, p: number, reg: PartitionRegistration): void {
-    const key = `${topic.topicId}:${p}`;
-    const existing = this.replicas.get(key);
+    // byTopic holds exactly the replicas in `replicas` (createReplica and removeReplica keep both).
+    const existing = this.hostedReplica(topic.topicId, p);
     if (!reg.replicas.includes(this.core.brokerId)) {
       if (existing)
         this.removeReplica(
-          key,
+          existing.key,
           this.core.storageMode === 'kafka',
           existing.role === 'leader' || existing.role === 'opening'
             ? { topic: topic.name, partition: p }
@@ -168,7 +221,7 @@ export class ReplicaManager implements ReplicaHost {
       return;
     }
     const replica = existing ?? this.createReplica(topic, p);
-    this.hooks.onPartitionChanged(key);
+    this.hooks.onPartitionChanged(replica.key);
     const leaderChanged = replica.leaderId !== reg.leader || replica.leaderEpoch !== reg.leaderEpoch;
     replica.isr = [...reg.isr];
     replica.replicas = [...reg.replicas];
@@ -245,6 +298,18 @@ export class ReplicaManager implements ReplicaHost {
     this.hooks.configureLog(topic.name, log);
     const r = new PartitionReplica(this, key, topic.name, topic.topicId, p, log);
     this.replicas.set(key, r);
+    let hosted = this.byTopic.get(topic.topicId);
+    if (!hosted) this.byTopic.set(topic.topicId, (hosted = { count: 0, byPartition: [] }));
+    const list = hosted.byPartition;
+    if (list.length <= p) {
+      // Grown once to the topic's partition count (not one push per partition: 100,000 partitions on 100 brokers
+      // were 10 million pushes), every slot holding undefined rather than a hole.
+      const from = list.length;
+      list.length = Math.max(p + 1, topic.partitions.length);
+      list.fill(undefined, from);
+    }
+    if (list[p] === undefined) hosted.count++;
+    list[p] = r;
     this.list = undefined;
     return r;
   }
@@ -307,6 +372,11 @@ export class ReplicaManager implements ReplicaHost {
     if (!r) return;
     const core = this.core;
     this.replicas.delete(key);
+    const hosted = this.byTopic.get(r.topicId);
+    if (hosted?.byPartition[r.partition] === r) {
+      hosted.byPartition[r.partition] = undefined;
+      if (--hosted.count === 0) this.byTopic.delete(r.topicId);
+    }
     this.list = undefined;
     r.role = 'offline';
     this.hooks.onRoleChange(r);

@@ -38,10 +38,10 @@ import {
 } from '../protocol/index.ts';
 import type { NodeId, RandomStream, RequestOutcome, Timer } from '../sim/index.ts';
 import type { ClientFlavour, ConsumerConfig } from './config.ts';
-import type { TopicPartitionRef } from './consumer.ts';
 import type { GroupConsumerConfig } from './group-consumer-config.ts';
 import type { MetadataCache } from './metadata-cache.ts';
 import type { RebalanceHook } from './rebalance-listener.ts';
+import type { TopicPartitionRef } from './topic-partition-key.ts';
 import { byTopicPartition, keyOf } from './topic-partition-key.ts';
 
 /** A rebalance seen from this member. */

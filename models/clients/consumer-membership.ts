@@ -34,7 +34,7 @@ import {
 } from '../protocol/index.ts';
 import type { Timer } from '../sim/index.ts';
 import type { ClassicMembershipHost, MemberAssignmentEvent } from './classic-membership.ts';
-import type { TopicPartitionRef } from './consumer.ts';
+import type { TopicPartitionRef } from './topic-partition-key.ts';
 
 /** Java's MemberState for the consumer protocol (librdkafka's join states map onto the same steps). */
 export type ConsumerProtocolMemberState =
@@ -219,8 +219,10 @@ export class ConsumerMembership {
   private heartbeat(): void {
     const host = this.host;
     this.beatTimer = undefined;
-    if (!host.up || this.inFlight) return;
     const state = this.memberState;
+    // On close the leave goes even with a heartbeat in flight (AbstractHeartbeatRequestManager.pollOnClose): the
+    // client stops right after, and would otherwise never say it left.
+    if (!host.up || (this.inFlight && !(state === 'LEAVING' && host.closing))) return;
     if (
       state === 'UNSUBSCRIBED' ||
       state === 'FENCED' ||

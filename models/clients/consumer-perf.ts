@@ -4,7 +4,7 @@
 // record of a poll that comes `reportingIntervalMs` or more after the previous row, and counts that record;
 // the run ends after `messages` records, or when no record came for `timeoutMs`. The rows are data; a reporter
 // in src/cluster prints them in the tool's format.
-import type { ConsumedBatches } from './consumer.ts';
+import type { ConsumedBatches } from './fetcher.ts';
 import type { GroupConsumer } from './group-consumer.ts';
 
 /** The producer's framing: a 61-byte v2 batch header and about 8 bytes per record. */

@@ -15,7 +15,7 @@ import {
   INVALID_SESSION_ID,
   nextEpoch,
 } from '../protocol/index.ts';
-import type { PartitionState } from './consumer.ts';
+import type { PartitionState } from './fetcher.ts';
 
 /** A partition as the broker's session holds it: the offset and byte budget it last got. */
 interface SessionPartition {

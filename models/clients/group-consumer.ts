@@ -8,7 +8,8 @@
 //   - poll-loop.ts: the application's poll loop, the fetched records it has not polled yet, the poll timeout;
 //   - offset-manager.ts: positions, OffsetCommit, OffsetFetch;
 //   - rebalance-listener.ts: the rebalance callbacks and the holds they put on the application thread;
-// and the fetching itself is the assign-mode Consumer's (consumer.ts), through its hooks.
+//   - fetcher.ts: fetching the owned partitions (the same fetcher the assign-mode Consumer owns), whose records
+//     wait in the poll loop's buffer, and consumer-metadata.ts: the metadata it fetches by.
 //
 // Group work that runs on the application's thread in the real clients (the rejoin with its commit and revoke
 // callbacks, the assignment callback) waits until the application is back in poll, which is why a slow member
@@ -25,30 +26,33 @@ import {
   sticky,
 } from '../group/index.ts';
 import type { ErrorName } from '../protocol/index.ts';
-import type { NodeId, Simulation } from '../sim/index.ts';
+import { type NodeId, SimNode, type Simulation } from '../sim/index.ts';
 import {
   ClassicMembership,
   type ClassicMembershipHost,
   type MemberAssignmentEvent,
 } from './classic-membership.ts';
-import type { ClientFlavour } from './config.ts';
-import { type ConsumedBatches, Consumer, type PartitionState, type TopicPartitionRef } from './consumer.ts';
+import { type ClientFlavour, type ConsumerConfig, consumerConfig } from './config.ts';
 import {
   ConsumerMembership,
   type ConsumerMembershipHost,
   type ConsumerProtocolMemberState,
 } from './consumer-membership.ts';
+import { ConsumerMetadata } from './consumer-metadata.ts';
 import { CoordinatorLookup } from './coordinator-lookup.ts';
+import { countError, type ErrorCounts } from './error-counts.ts';
+import { type ConsumedBatches, Fetcher, type OffsetReset } from './fetcher.ts';
 import {
   type GroupConsumerConfig,
   type GroupConsumerConfigInput,
   groupConsumerConfig,
 } from './group-consumer-config.ts';
 import { MemberHeartbeat } from './member-heartbeat.ts';
+import type { MetadataCache } from './metadata-cache.ts';
 import { OffsetManager } from './offset-manager.ts';
 import { PollLoop, type ProcessingModel } from './poll-loop.ts';
 import { RebalanceCallbacks, type RebalanceListener } from './rebalance-listener.ts';
-import { byTopicPartition, keyOf } from './topic-partition-key.ts';
+import { byTopicPartition, keyOf, type TopicPartitionRef } from './topic-partition-key.ts';
 
 export type { MemberAssignmentEvent } from './classic-membership.ts';
 export type { ProcessingModel } from './poll-loop.ts';
@@ -87,7 +91,15 @@ function builtInAssignor(name: string, flavour: ClientFlavour): Assignor | undef
   }
 }
 
-export class GroupConsumer extends Consumer {
+export class GroupConsumer extends SimNode {
+  readonly flavour: ClientFlavour;
+  readonly config: ConsumerConfig;
+  readonly metadata: MetadataCache;
+  recordsConsumed = 0;
+  bytesConsumed = 0;
+  readonly errorCounts: ErrorCounts = {};
+  /** Every auto.offset.reset this member did, in order. */
+  readonly resets: readonly OffsetReset[];
   readonly groupId: string;
   readonly topics: readonly string[];
   readonly groupConfig: GroupConsumerConfig;
@@ -99,6 +111,9 @@ export class GroupConsumer extends Consumer {
   /** Offsets this member committed successfully (`topic-partition` → offset). */
   readonly committed: Map<string, number>;
 
+  private readonly listeners: ((c: ConsumedBatches) => void)[] = [];
+  private readonly clusterMetadata: ConsumerMetadata;
+  private readonly fetcher: Fetcher;
   /** group.protocol: classic (JoinGroup/SyncGroup) or consumer (KIP-848, consumer-membership.ts). */
   private readonly membership: ClassicMembership | ConsumerMembership;
   private readonly coordinator: CoordinatorLookup;
@@ -115,7 +130,9 @@ export class GroupConsumer extends Consumer {
       'client.id': flavour === 'java' ? `consumer-${options.groupId}-${seq}` : 'rdkafka',
       ...options.config,
     };
-    super(sim, id, { flavour, config, bootstrap: options.bootstrap });
+    super(sim, id);
+    this.flavour = flavour;
+    this.config = consumerConfig(flavour, config);
     this.groupConfig = groupConsumerConfig(flavour, options.groupId, config);
     this.groupId = this.groupConfig['group.id'];
     this.topics = [...options.topics];
@@ -135,11 +152,33 @@ export class GroupConsumer extends Consumer {
     const trace = (kind: string, fields: Record<string, unknown>) => this.trace(kind, fields);
     const request = this.request.bind(this);
     const schedule = this.schedule.bind(this);
-    const countError = (code: number) => this.countError(code);
+    const countErrorCode = (code: number) => countError(this.errorCounts, code);
     const findCoordinator = () => this.coordinator.find();
     const markCoordinatorUnknown = (why: string) => this.coordinator.markUnknown(why);
     const onGroupError = (name: ErrorName, generation: number, what: string) =>
       this.membership.onGroupError(name, generation, what);
+    this.clusterMetadata = new ConsumerMetadata(options.bootstrap, {
+      node: this,
+      config: this.config,
+      answered: (ok, periodic) => {
+        if (ok) this.membership.onMetadataUpdate(periodic);
+        this.fetcher.kick();
+      },
+    });
+    this.metadata = this.clusterMetadata.cache;
+    this.fetcher = new Fetcher({
+      node: this,
+      flavour,
+      config: this.config,
+      metadata: this.metadata,
+      errorCounts: this.errorCounts,
+      requestMetadataUpdate: () => this.clusterMetadata.requestUpdate(),
+      // A partition whose records wait for the application is not fetched again until they are polled.
+      fetchable: (st) => !this.pollLoop.hasBuffered(st.key),
+      onFetched: (st, c) => this.pollLoop.buffer(st.key, c),
+      onReset: (st) => this.offsets.setPosition(st.key, st.position!),
+    });
+    this.resets = this.fetcher.resets;
     this.callbacks = new RebalanceCallbacks({
       consumer: this,
       trace,
@@ -160,7 +199,7 @@ export class GroupConsumer extends Consumer {
       request,
       schedule,
       trace,
-      countError,
+      countError: countErrorCode,
       onCoordinator: () => this.membership.maybeRejoin(),
     });
     const membershipHost: ClassicMembershipHost & ConsumerMembershipHost = {
@@ -188,7 +227,7 @@ export class GroupConsumer extends Consumer {
       request,
       schedule,
       trace,
-      countError,
+      countError: countErrorCode,
       findCoordinator,
       markCoordinatorUnknown,
       threadFree: () => this.pollLoop.polling && !this.callbacks.held,
@@ -215,7 +254,7 @@ export class GroupConsumer extends Consumer {
       member: this,
       every: (ms, fn, label) => this.every(ms, fn, label),
       request,
-      countError,
+      countError: countErrorCode,
       findCoordinator,
       markCoordinatorUnknown,
       requestRejoin: (reason) => this.membership.requestRejoin(reason),
@@ -226,15 +265,15 @@ export class GroupConsumer extends Consumer {
       config: this.config,
       groupConfig: this.groupConfig,
       member: this,
-      assignment: () => this.assignment,
+      assignment: () => this.fetcher.assignment,
       request,
       schedule,
       emit: (kind, fields) => this.emit(kind, fields),
-      countError,
+      countError: countErrorCode,
       findCoordinator,
       markCoordinatorUnknown,
       onGroupError,
-      kick: () => this.kick(),
+      kick: () => this.fetcher.kick(),
     });
     this.pollLoop = new PollLoop({
       flavour,
@@ -249,7 +288,7 @@ export class GroupConsumer extends Consumer {
         this.bytesConsumed += taken.bytes;
         for (const l of this.listeners) l(taken);
       },
-      kick: () => this.kick(),
+      kick: () => this.fetcher.kick(),
       stable: () => this.membership.state === 'Stable',
       commit: () => this.offsets.commit(),
       maybeRejoin: () => this.membership.maybeRejoin(),
@@ -318,27 +357,45 @@ export class GroupConsumer extends Consumer {
     return this.membership.rebalanceProtocol;
   }
 
-  /** The partitions this member owns now, sorted. */
-  ownedPartitions(): TopicPartitionRef[] {
-    return [...this.assignment.values()]
-      .map(({ topic, partition }) => ({ topic, partition }))
-      .sort(byTopicPartition);
+  onRecords(listener: (c: ConsumedBatches) => void): void {
+    this.listeners.push(listener);
   }
 
-  override assign(_partitions: readonly TopicPartitionRef[]): void {
-    throw new Error('Subscription to topics and manual partition assignment are mutually exclusive');
+  /** The partitions this member owns now, sorted. */
+  ownedPartitions(): TopicPartitionRef[] {
+    return this.assignedPartitions().sort(byTopicPartition);
+  }
+
+  /** The partitions this member owns now, in the order it got them. */
+  assignedPartitions(): TopicPartitionRef[] {
+    return this.fetcher.assignedPartitions();
   }
 
   /** Moves an owned partition's position (KafkaConsumer.seek): buffered records are dropped. */
-  override seek(tp: TopicPartitionRef, offset: number): void {
+  seek(tp: TopicPartitionRef, offset: number): void {
     const key = keyOf(tp);
-    const st = this.assignment.get(key);
+    const st = this.fetcher.assignment.get(key);
     if (!st) throw new Error(`seek: ${key} is not assigned to this member`);
     this.offsets.cancelCommittedFetch(key);
     st.resetting = false;
     this.pollLoop.discard(key);
     this.offsets.setPosition(key, offset);
-    super.seek(tp, offset);
+    this.fetcher.seek(key, offset);
+  }
+
+  /** The next offset to fetch for a partition (records before it may still wait for the application's poll). */
+  position(tp: TopicPartitionRef): number | undefined {
+    return this.fetcher.position(keyOf(tp));
+  }
+
+  /** The lag the member knows of: high watermark − fetch position, summed over its partitions. */
+  get lag(): number {
+    return this.fetcher.lag;
+  }
+
+  /** Asks for metadata at once, past the backoff (Java's requestUpdateForNewTopics: new topics are wanted). */
+  refreshMetadata(): void {
+    this.clusterMetadata.refreshNow();
   }
 
   /** The offset the next commit would store for a partition (the application's position). */
@@ -401,7 +458,8 @@ export class GroupConsumer extends Consumer {
   // ---- lifecycle --------------------------------------------------------------------------------------------
 
   protected override onStart(): void {
-    this.assignment = new Map();
+    // A restart forgets the partitions: they come with the next assignment, their positions from the commits.
+    this.fetcher.clear();
     this.pollLoop.reset();
     this.offsets.reset();
     this.membership.reset();
@@ -409,7 +467,8 @@ export class GroupConsumer extends Consumer {
     this.heartbeat.reset();
     this.callbacks.reset();
     this.closing = false;
-    super.onStart();
+    this.fetcher.restart();
+    this.clusterMetadata.start();
     this.membership.start();
     // The consumer protocol's heartbeat is the membership's own (ConsumerGroupHeartbeat).
     if (this.membership instanceof ClassicMembership) this.heartbeat.start();
@@ -426,44 +485,21 @@ export class GroupConsumer extends Consumer {
     this.emit(kind, { group: this.groupId, memberId: this.memberId, ...fields });
   }
 
-  // ---- partitions, and the fetcher's hooks ---------------------------------------------------------------------
+  // ---- partitions ----------------------------------------------------------------------------------------------
 
   private addPartition(tp: TopicPartitionRef): void {
     const key = keyOf(tp);
     // resetting: the committed offset is fetched first; only without one does auto.offset.reset apply.
-    this.assignment.set(key, {
-      topic: tp.topic,
-      partition: tp.partition,
-      key,
-      position: undefined,
-      highWatermark: -1,
-      resetting: true,
-    });
+    this.fetcher.add(tp, key, true);
     this.offsets.expectCommitted(key);
   }
 
   private dropPartitions(list: readonly TopicPartitionRef[]): void {
     const keys = list.map(keyOf);
     for (const key of keys) {
-      this.assignment.delete(key);
+      this.fetcher.remove(key);
       this.offsets.forget(key);
     }
-    this.pollLoop.discardAll(keys, (k) => this.assignment.has(k));
-  }
-
-  protected override onMetadataUpdate(periodic: boolean): void {
-    this.membership.onMetadataUpdate(periodic);
-  }
-
-  protected override onReset(st: PartitionState): void {
-    this.offsets.setPosition(st.key, st.position!);
-  }
-
-  protected override fetchable(st: PartitionState): boolean {
-    return !this.pollLoop.hasBuffered(st.key);
-  }
-
-  protected override onFetched(st: PartitionState, c: ConsumedBatches): void {
-    this.pollLoop.buffer(st.key, c);
+    this.pollLoop.discardAll(keys, (k) => this.fetcher.assignment.has(k));
   }
 }

@@ -9,6 +9,7 @@
 // librdkafka CONFIGURATION.md, and AutoMQ's self-balancing example's perf-test workload
 // (https://docs.automq.com/automq/getting-started/example-continuous-data-self-balancing).
 export { AdminClient, type AdminOptions, type AdminOutcome } from './admin.ts';
+export type { AnyConsumer } from './any-consumer.ts';
 export {
   type ClientFlavour,
   type ConsumerConfig,
@@ -18,14 +19,7 @@ export {
   type ProducerConfigInput,
   producerConfig,
 } from './config.ts';
-export {
-  type ConsumedBatches,
-  Consumer,
-  type ConsumerOptions,
-  type OffsetReset,
-  type PartitionState,
-  type TopicPartitionRef,
-} from './consumer.ts';
+export { Consumer, type ConsumerOptions } from './consumer.ts';
 export type { ConsumerProtocolMemberState } from './consumer-membership.ts';
 export {
   type ConsumerPerfOptions,
@@ -34,6 +28,7 @@ export {
   ConsumerPerfWorkload,
 } from './consumer-perf.ts';
 export { type ExponentialBackoffOptions, exponentialBackoff } from './exponential-backoff.ts';
+export type { ConsumedBatches, OffsetReset, PartitionState } from './fetcher.ts';
 export {
   GroupConsumer,
   type GroupConsumerOptions,
@@ -55,3 +50,4 @@ export type { DeliveryResult, SendRecord } from './producer-batch.ts';
 export { type ProducerPerfOptions, ProducerPerfWorkload } from './producer-perf.ts';
 export type { ProducerEvent } from './sender.ts';
 export { recordsDue, SteadyLoad, type SteadyLoadSpec } from './steady-load.ts';
+export type { TopicPartitionRef } from './topic-partition-key.ts';

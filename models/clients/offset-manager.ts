@@ -11,9 +11,10 @@ import {
 } from '../protocol/index.ts';
 import type { NodeId, RequestOutcome, Timer } from '../sim/index.ts';
 import type { ConsumerConfig } from './config.ts';
-import type { PartitionState, TopicPartitionRef } from './consumer.ts';
+import type { PartitionState } from './fetcher.ts';
 import type { GroupConsumerConfig } from './group-consumer-config.ts';
 import type { MemberIdentity } from './member-identity.ts';
+import type { TopicPartitionRef } from './topic-partition-key.ts';
 import { keyOf } from './topic-partition-key.ts';
 
 /** What the offset manager needs from its member. */

@@ -6,7 +6,7 @@
 import type { Timer } from '../sim/index.ts';
 import type { RecordBatch } from '../storage/index.ts';
 import type { ClientFlavour } from './config.ts';
-import type { ConsumedBatches } from './consumer.ts';
+import type { ConsumedBatches } from './fetcher.ts';
 import type { GroupConsumerConfig } from './group-consumer-config.ts';
 
 /** How long the application spends on the records one poll returned. */

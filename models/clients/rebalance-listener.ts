@@ -1,8 +1,9 @@
 // A group member's rebalance callbacks (Java's ConsumerRebalanceListener, librdkafka's rebalance_cb) and the holds
 // a callback may put on the application thread: a member does not rejoin, or hand out records after an assign,
 // until every hold is released (e.g. a sink flushed and committed first).
-import type { TopicPartitionRef } from './consumer.ts';
+
 import type { GroupConsumer } from './group-consumer.ts';
+import type { TopicPartitionRef } from './topic-partition-key.ts';
 import { keyOf } from './topic-partition-key.ts';
 
 /** What a rebalance listener may do besides looking at the partitions. */

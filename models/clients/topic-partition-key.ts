@@ -1,6 +1,10 @@
-// A partition's `topic-partition` key (the consumers' map key, as Kafka's TopicPartition.toString prints it) and
-// the order members sort partitions in.
-import type { TopicPartitionRef } from './consumer.ts';
+// A partition as the consumers name it, its `topic-partition` key (the consumers' map key, as Kafka's
+// TopicPartition.toString prints it) and the order members sort partitions in.
+
+export interface TopicPartitionRef {
+  topic: string;
+  partition: number;
+}
 
 export const keyOf = (tp: TopicPartitionRef): string => `${tp.topic}-${tp.partition}`;
 

@@ -560,9 +560,12 @@ export class ClassicGroup {
     return groupMetadataValue(this);
   }
 
-  /** The coordinator lost the partition: everyone parked hears NOT_COORDINATOR and finds the new one. */
-  unload(): void {
-    const notCoordinator = code('NOT_COORDINATOR');
+  /**
+   * The coordinator lost the partition: everyone parked hears NOT_COORDINATOR and finds the new one. A group
+   * converted to a consumer group tells them REBALANCE_IN_PROGRESS instead: they rejoin it.
+   */
+  unload(reason: 'NOT_COORDINATOR' | 'REBALANCE_IN_PROGRESS' = 'NOT_COORDINATOR'): void {
+    const notCoordinator = code(reason);
     for (const m of this.members.values()) {
       m.sessionTimer?.cancel();
       m.awaitingJoin?.({

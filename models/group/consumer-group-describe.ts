@@ -6,10 +6,11 @@ import type { MetadataImage } from '../metadata/index.ts';
 import {
   type ConsumerGroupDescribedGroup,
   type ConsumerGroupDescribeTopicPartitions,
+  type DescribedGroup,
   Errors,
 } from '../protocol/index.ts';
 import type { ConsumerGroup } from './consumer-group.ts';
-import type { PartitionAssignment } from './server-assignors/index.ts';
+import { type PartitionAssignment, partitionsOf } from './server-assignors/index.ts';
 
 function topicPartitions(
   a: PartitionAssignment | undefined,
@@ -61,6 +62,30 @@ export function describeConsumerGroup(
       subscribedTopicRegex: null,
       assignment: topicPartitions(m.assignedPartitions, image),
       targetAssignment: topicPartitions(group.targetAssignment.get(m.memberId), image),
+    })),
+  };
+}
+
+/** DescribeGroups' view of a consumer-protocol group (what kafka-consumer-groups --describe reads): each member with what it owns now. */
+export function describeAsClassicGroup(group: ConsumerGroup, image: MetadataImage): DescribedGroup {
+  const names = image.topicNamesById;
+  return {
+    errorCode: 0,
+    groupId: group.groupId,
+    groupState: group.state,
+    protocolType: 'consumer',
+    // What Kafka's describe shows as the assignment strategy of a consumer group: its server-side assignor.
+    protocolData: group.assignor,
+    members: [...group.members.values()].map((m) => ({
+      memberId: m.memberId,
+      groupInstanceId: m.instanceId,
+      clientId: m.clientId,
+      clientHost: m.clientHost,
+      metadata: { topics: [...m.subscribedTopicNames], ownedPartitions: [], generation: m.memberEpoch },
+      assignment: [...partitionsOf(m.assignedPartitions)].map(([t, partition]) => ({
+        topic: names[t] ?? t,
+        partition,
+      })),
     })),
   };
 }

@@ -12,8 +12,13 @@
 // unknown members UNKNOWN_MEMBER_ID; the client then gives up its partitions and rejoins with epoch 0.
 // Static members (group.instance.id) that leave with epoch -2 keep their partitions until their session expires,
 // and get them back, with no new epoch, when they rejoin in time.
-// Left out: writing the group's records to __consumer_offsets (state lives in memory: a coordinator failover makes
-// members rejoin); regex subscriptions; rack-aware assignment; classic-protocol members inside a consumer group.
+// Members that speak the classic protocol (JoinGroup/SyncGroup/Heartbeat, during an online migration) are members
+// like the others, with their classic session timeout (consumer-group-classic.ts answers their requests).
+// The coordinator writes the group's records to __consumer_offsets after every change and answers once they are
+// written (consumer-group-records.ts); a coordinator that takes over reloads the group (restore). The member timers
+// are keyed as Kafka's coordinator timer keys them (member-timers.ts); DescribeGroups' view is
+// consumer-group-describe.ts.
+// Left out: regex subscriptions; rack-aware assignment.
 // Facts: apache/kafka group-coordinator/.../GroupMetadataManager (consumerGroupHeartbeat, consumerGroupLeave,
 // consumerGroupFenceMember, throwIfConsumerGroupMemberEpochIsInvalid, scheduleConsumerGroup*Timeout,
 // onNewMetadataImage), modern/consumer/ConsumerGroup (state, currentPartitionEpoch), KIP-848.
@@ -29,23 +34,34 @@ import {
 } from '../protocol/index.ts';
 import type { Timer } from '../sim/index.ts';
 import type { ConsumerGroupConfig } from './consumer-group-config.ts';
+import { describeAsClassicGroup } from './consumer-group-describe.ts';
 import { fail, HeartbeatError, heartbeatErrorResponse } from './consumer-group-heartbeat.ts';
 import {
   type ConsumerGroupMember,
   isReconciledTo,
+  isSubset,
   newConsumerGroupMember,
   sameTopicNames,
+  toTopicPartitions,
 } from './consumer-group-member.ts';
+import type { LoadedConsumerGroup } from './consumer-group-records.ts';
+import { type MemberTimer, MemberTimers } from './member-timers.ts';
 import { PartitionEpochs } from './partition-epochs.ts';
 import { reconcile } from './reconciliation.ts';
 import {
   assignmentEquals,
   EMPTY_ASSIGNMENT,
   type PartitionAssignment,
-  partitionsOf,
+  partitionCount,
   serverAssignors,
 } from './server-assignors/index.ts';
-import { buildTargetAssignment, type TopicMetadata } from './target-assignment.ts';
+import {
+  buildTargetAssignment,
+  preferredServerAssignor,
+  sameMetadata,
+  subscriptionMetadataOf,
+  type TopicMetadata,
+} from './target-assignment.ts';
 
 export type ConsumerGroupState = 'Empty' | 'Assigning' | 'Reconciling' | 'Stable' | 'Dead';
 
@@ -60,22 +76,14 @@ export interface ConsumerGroupHost {
   newMemberId(): string;
   /** The coordinator broker's metadata image now. */
   image(): MetadataImage;
+  /**
+   * A member is about to be fenced or to leave: the coordinator converts the group to a classic one instead when
+   * the classic members are all that remain (convertToClassicGroup). True when it did: the group is gone.
+   */
+  maybeDowngrade?(group: ConsumerGroup, leavingMemberId: string): boolean;
+  /** A timer changed the group (a member fenced): its records are written. */
+  persist?(group: ConsumerGroup): void;
 }
-
-/** Whether every partition `owned` names is in `assigned` (GroupMetadataManager.isSubset). */
-function isSubset(
-  owned: readonly ConsumerGroupHeartbeatTopicPartitions[] | null,
-  assigned: PartitionAssignment,
-): boolean {
-  if (owned === null) return false;
-  return owned.every((tp) => {
-    const mine = assigned[tp.topicId];
-    return tp.partitions.every((p) => mine?.includes(p) ?? false);
-  });
-}
-
-const toTopicPartitions = (a: PartitionAssignment): ConsumerGroupHeartbeatTopicPartitions[] =>
-  Object.keys(a).map((topicId) => ({ topicId, partitions: [...a[topicId]!] }));
 
 export class ConsumerGroup {
   groupEpoch = 0;
@@ -90,8 +98,8 @@ export class ConsumerGroup {
   private readonly partitionEpochs = new PartitionEpochs();
   /** A metadata image change touched a subscribed topic (ModernGroup.requestMetadataRefresh). */
   private metadataRefreshNeeded = true;
-  private readonly sessionTimers = new Map<string, Timer>();
-  private readonly rebalanceTimers = new Map<string, Timer>();
+  /** The members' timers (the classic members' join and sync deadlines are set by consumer-group-classic.ts). */
+  readonly timers: MemberTimers;
   private lastState: ConsumerGroupState = 'Empty';
   /** The server-side assignor of the last target assignment. */
   private assignorName: string | undefined;
@@ -99,8 +107,10 @@ export class ConsumerGroup {
 
   constructor(
     readonly groupId: string,
-    private readonly host: ConsumerGroupHost,
-  ) {}
+    readonly host: ConsumerGroupHost,
+  ) {
+    this.timers = new MemberTimers((delay, fn, label) => host.schedule(delay, fn, label));
+  }
 
   /** The server-side assignor that computed the current target assignment (the default before the first). */
   get assignor(): string {
@@ -139,11 +149,12 @@ export class ConsumerGroup {
       }
   }
 
-  private emit(kind: string, fields: Record<string, unknown> = {}): void {
+  emit(kind: string, fields: Record<string, unknown> = {}): void {
     this.host.emit(kind, { group: this.groupId, ...fields });
   }
 
-  private noteState(): void {
+  /** Emits group.state when the state changed since the last call. */
+  noteState(): void {
     const now = this.state;
     if (now === this.lastState) return;
     this.emit('group.state', {
@@ -177,32 +188,76 @@ export class ConsumerGroup {
   private join(req: ConsumerGroupHeartbeatRequest): ConsumerGroupHeartbeatResponse {
     const cfg = this.host.consumerConfig;
     const joining = req.memberEpoch === 0;
-    const maxSize = cfg['group.consumer.max.size'];
-    if (this.members.size >= maxSize && (req.memberId === '' || !this.members.has(req.memberId)))
-      fail(
-        'GROUP_MAX_SIZE_REACHED',
-        `The consumer group has reached its maximum capacity of ${maxSize} members.`,
-      );
+    this.throwIfFull(req.memberId);
     const memberId = req.memberId === '' ? this.host.newMemberId() : req.memberId;
     const member =
       req.instanceId === null
         ? this.dynamicMember(memberId, req, joining)
-        : this.staticMember(memberId, req.instanceId, req, joining);
+        : this.staticMember(memberId, req.instanceId, {
+            joining,
+            clientId: req.clientId,
+            protocol: 'consumer',
+            checkEpoch: (m) => this.checkMemberEpoch(m, req),
+          });
+    const updated = this.reconcileMember(
+      member,
+      {
+        ...member,
+        instanceId: req.instanceId ?? member.instanceId,
+        rackId: req.rackId ?? member.rackId,
+        rebalanceTimeoutMs:
+          req.rebalanceTimeoutMs !== -1 ? req.rebalanceTimeoutMs : member.rebalanceTimeoutMs,
+        serverAssignor: req.serverAssignor ?? member.serverAssignor,
+        subscribedTopicNames:
+          req.subscribedTopicNames !== null
+            ? [...new Set(req.subscribedTopicNames)].sort()
+            : member.subscribedTopicNames,
+        clientId: req.clientId,
+        clientHost: req.clientHost,
+        classicMemberMetadata: null,
+      },
+      req.topicPartitions,
+    );
+    this.scheduleSessionTimeout(memberId);
 
-    // 1. The member's new description; a changed subscription bumps the group epoch.
-    let updated: ConsumerGroupMember = {
-      ...member,
-      instanceId: req.instanceId ?? member.instanceId,
-      rackId: req.rackId ?? member.rackId,
-      rebalanceTimeoutMs: req.rebalanceTimeoutMs !== -1 ? req.rebalanceTimeoutMs : member.rebalanceTimeoutMs,
-      serverAssignor: req.serverAssignor ?? member.serverAssignor,
-      subscribedTopicNames:
-        req.subscribedTopicNames !== null
-          ? [...new Set(req.subscribedTopicNames)].sort()
-          : member.subscribedTopicNames,
-      clientId: req.clientId,
-      clientHost: req.clientHost,
+    const full =
+      joining ||
+      (req.rebalanceTimeoutMs !== -1 && req.subscribedTopicNames !== null && req.topicPartitions !== null);
+    return {
+      throttleTimeMs: 0,
+      errorCode: 0,
+      errorMessage: null,
+      memberId,
+      memberEpoch: updated.memberEpoch,
+      heartbeatIntervalMs: cfg['group.consumer.heartbeat.interval.ms'],
+      assignment:
+        full || !assignmentEquals(member.assignedPartitions, updated.assignedPartitions)
+          ? { topicPartitions: toTopicPartitions(updated.assignedPartitions) }
+          : null,
     };
+  }
+
+  /** throwIfConsumerGroupIsFull: a member the group does not know yet is refused at group.consumer.max.size. */
+  throwIfFull(memberId: string): void {
+    const maxSize = this.host.consumerConfig['group.consumer.max.size'];
+    if (this.members.size >= maxSize && (memberId === '' || !this.members.has(memberId)))
+      fail(
+        'GROUP_MAX_SIZE_REACHED',
+        `The consumer group has reached its maximum capacity of ${maxSize} members.`,
+      );
+  }
+
+  /**
+   * The three steps for one member, whichever protocol it speaks: `updated` is `member` with what its request
+   * said; `owned` what it says it owns (null: unchanged). Returns the member as it is now in the group.
+   */
+  reconcileMember(
+    member: ConsumerGroupMember,
+    updated: ConsumerGroupMember,
+    owned: readonly ConsumerGroupHeartbeatTopicPartitions[] | null,
+  ): ConsumerGroupMember {
+    const memberId = updated.memberId;
+    // 1. A changed subscription (or a refreshed topic) bumps the group epoch.
     let bump = !sameTopicNames(member.subscribedTopicNames, updated.subscribedTopicNames);
     let groupEpoch = this.groupEpoch;
     const replaced = this.replacedStaticMember(updated);
@@ -239,7 +294,9 @@ export class ConsumerGroup {
     // 2. A new target assignment when the group epoch moved ahead of it.
     let target: PartitionAssignment;
     if (groupEpoch > this.assignmentEpoch) {
-      const preferred = this.preferredAssignor(member, updated) ?? cfg['group.consumer.assignors'][0]!;
+      const preferred =
+        preferredServerAssignor(this.members.values(), member, updated) ??
+        this.host.consumerConfig['group.consumer.assignors'][0]!;
       const next = buildTargetAssignment({
         assignor: serverAssignors[preferred]!,
         members: this.members,
@@ -269,11 +326,11 @@ export class ConsumerGroup {
         targetAssignmentEpoch: this.assignmentEpoch,
         targetAssignment: target,
         currentPartitionEpoch: (t, p) => this.currentPartitionEpoch(t, p),
-        ownedTopicPartitions: req.topicPartitions,
+        ownedTopicPartitions: owned,
       });
       if (next !== updated) {
         if (next.state === 'UNREVOKED_PARTITIONS') this.scheduleRebalanceTimeout(next);
-        else this.cancelTimer(this.rebalanceTimers, memberId);
+        else this.timers.cancel('rebalance', memberId);
         updated = next;
       }
     }
@@ -283,26 +340,10 @@ export class ConsumerGroup {
         memberId,
         memberEpoch: updated.memberEpoch,
         state: updated.state,
-        assigned: countPartitions(updated.assignedPartitions),
-        revoking: countPartitions(updated.partitionsPendingRevocation),
+        assigned: partitionCount(updated.assignedPartitions),
+        revoking: partitionCount(updated.partitionsPendingRevocation),
       });
-    this.scheduleSessionTimeout(memberId);
-
-    const full =
-      joining ||
-      (req.rebalanceTimeoutMs !== -1 && req.subscribedTopicNames !== null && req.topicPartitions !== null);
-    return {
-      throttleTimeMs: 0,
-      errorCode: 0,
-      errorMessage: null,
-      memberId,
-      memberEpoch: updated.memberEpoch,
-      heartbeatIntervalMs: cfg['group.consumer.heartbeat.interval.ms'],
-      assignment:
-        full || !assignmentEquals(member.assignedPartitions, updated.assignedPartitions)
-          ? { topicPartitions: toTopicPartitions(updated.assignedPartitions) }
-          : null,
-    };
+    return updated;
   }
 
   private dynamicMember(
@@ -320,25 +361,33 @@ export class ConsumerGroup {
     return existing;
   }
 
-  private staticMember(
+  /**
+   * getOrMaybeSubscribeStaticConsumerGroupMember. A classic member joining without a member id takes over its
+   * instance id whatever the former incarnation does; a consumer-protocol one only after it left (epoch -2).
+   */
+  staticMember(
     memberId: string,
     instanceId: string,
-    req: ConsumerGroupHeartbeatRequest,
-    joining: boolean,
+    how: {
+      joining: boolean;
+      clientId: string;
+      protocol: 'consumer' | 'classic';
+      checkEpoch?: (existing: ConsumerGroupMember) => void;
+    },
   ): ConsumerGroupMember {
     const existingId = this.staticMembers.get(instanceId);
     const existing = existingId === undefined ? undefined : this.members.get(existingId);
-    if (joining) {
+    if (how.joining) {
       if (!existing) {
         this.emit('group.member-added', {
           memberId,
-          clientId: req.clientId,
+          clientId: how.clientId,
           instanceId,
-          protocol: 'consumer',
+          protocol: how.protocol,
         });
         return this.members.get(memberId) ?? newConsumerGroupMember(memberId);
       }
-      if (existing.memberEpoch !== LEAVE_GROUP_STATIC_MEMBER_EPOCH)
+      if (how.protocol === 'consumer' && existing.memberEpoch !== LEAVE_GROUP_STATIC_MEMBER_EPOCH)
         fail(
           'UNRELEASED_INSTANCE_ID',
           `Static member ${memberId} with instance id ${instanceId} cannot join the group because the instance id is owned by ${existing.memberId} member.`,
@@ -357,7 +406,7 @@ export class ConsumerGroup {
         'FENCED_INSTANCE_ID',
         `Static member ${memberId} with instance id ${instanceId} was fenced by member ${existing!.memberId}.`,
       );
-    this.checkMemberEpoch(existing!, req);
+    how.checkEpoch?.(existing!);
     return existing!;
   }
 
@@ -394,21 +443,6 @@ export class ConsumerGroup {
     if (previous) this.removeMemberState(previous);
     if (target) this.targetAssignment.set(updated.memberId, target);
     this.targetAssignment.delete(previousId);
-  }
-
-  /** ConsumerGroup.computePreferredServerAssignor: the assignor most members name (ties: by name). */
-  private preferredAssignor(old: ConsumerGroupMember, updated: ConsumerGroupMember): string | undefined {
-    const counts = new Map<string, number>();
-    for (const m of this.members.values()) {
-      if (m.memberId === old.memberId || m.serverAssignor === null) continue;
-      counts.set(m.serverAssignor, (counts.get(m.serverAssignor) ?? 0) + 1);
-    }
-    if (updated.serverAssignor !== null)
-      counts.set(updated.serverAssignor, (counts.get(updated.serverAssignor) ?? 0) + 1);
-    let best: string | undefined;
-    for (const [name, n] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
-      if (best === undefined || n > counts.get(best)!) best = name;
-    return best;
   }
 
   // ---- leaving and fencing ------------------------------------------------------------------------------------
@@ -456,9 +490,13 @@ export class ConsumerGroup {
     return response(req.memberEpoch);
   }
 
-  /** consumerGroupFenceMember: the member is removed and the group epoch bumped. */
+  /**
+   * consumerGroupFenceMember: the member is removed and the group epoch bumped, unless the coordinator converts the
+   * group to a classic one instead (the last consumer-protocol member leaves classic members behind).
+   */
   fenceMember(member: ConsumerGroupMember, reason: string): void {
     if (this.members.get(member.memberId) !== member) return;
+    if (this.host.maybeDowngrade?.(this, member.memberId)) return;
     this.removeMemberState(member);
     this.targetAssignment.delete(member.memberId);
     const metadata = subscriptionMetadataOf(this.subscribedTopicNames(), this.host.image());
@@ -468,56 +506,51 @@ export class ConsumerGroup {
     this.noteState();
   }
 
-  private scheduleSessionTimeout(memberId: string): void {
-    this.cancelTimer(this.sessionTimers, memberId);
-    const timeout = this.host.consumerConfig['group.consumer.session.timeout.ms'];
-    this.sessionTimers.set(
-      memberId,
-      this.host.schedule(
-        timeout,
-        () => {
-          this.sessionTimers.delete(memberId);
-          const m = this.members.get(memberId);
-          if (!m) return;
-          this.emit('group.member-expired', { memberId, sessionTimeoutMs: timeout });
-          this.fenceMember(m, 'the member session expired');
-        },
-        'group.consumer.session-expiry',
-      ),
-    );
+  /** The member's session restarts: group.consumer.session.timeout.ms, or a classic member's own session timeout. */
+  scheduleSessionTimeout(memberId: string): void {
+    const classic = this.members.get(memberId)?.classicMemberMetadata;
+    const timeout =
+      classic?.sessionTimeoutMs ?? this.host.consumerConfig['group.consumer.session.timeout.ms'];
+    this.scheduleMemberTimer('session', memberId, timeout, (m) => {
+      this.emit('group.member-expired', { memberId, sessionTimeoutMs: timeout });
+      this.fenceMember(m, 'the member session expired');
+    });
   }
 
   /** A member that does not revoke within its rebalance timeout is fenced (scheduleConsumerGroupRebalanceTimeout). */
   private scheduleRebalanceTimeout(member: ConsumerGroupMember): void {
     const { memberId, memberEpoch, rebalanceTimeoutMs } = member;
-    this.cancelTimer(this.rebalanceTimers, memberId);
-    this.rebalanceTimers.set(
-      memberId,
-      this.host.schedule(
-        rebalanceTimeoutMs,
-        () => {
-          this.rebalanceTimers.delete(memberId);
-          const m = this.members.get(memberId);
-          if (!m || m.memberEpoch !== memberEpoch) return;
-          this.fenceMember(
-            m,
-            `it failed to transition from epoch ${memberEpoch} within ${rebalanceTimeoutMs}ms`,
-          );
-        },
-        'group.consumer.rebalance-timeout',
-      ),
-    );
+    this.scheduleMemberTimer('rebalance', memberId, rebalanceTimeoutMs, (m) => {
+      if (m.memberEpoch !== memberEpoch) return;
+      this.fenceMember(m, `it failed to transition from epoch ${memberEpoch} within ${rebalanceTimeoutMs}ms`);
+    });
   }
 
-  private cancelTimer(timers: Map<string, Timer>, memberId: string): void {
-    timers.get(memberId)?.cancel();
-    timers.delete(memberId);
+  /** Replaces the member's timer of this kind; `expired` runs if the member is still in the group then. */
+  scheduleMemberTimer(
+    kind: MemberTimer,
+    memberId: string,
+    delay: number,
+    expired: (m: ConsumerGroupMember) => void,
+  ): void {
+    this.timers.set(
+      kind,
+      memberId,
+      delay,
+      () => {
+        const m = this.members.get(memberId);
+        if (!m) return;
+        expired(m);
+        this.host.persist?.(this);
+      },
+      kind === 'session' ? 'group.consumer.session-expiry' : `group.consumer.${kind}-timeout`,
+    );
   }
 
   // ---- member bookkeeping -------------------------------------------------------------------------------------
 
   /** ConsumerGroup.updateMember: partition epochs follow the member's assignment. */
-  private updateMember(updated: ConsumerGroupMember): void {
+  updateMember(updated: ConsumerGroupMember): void {
     const old = this.members.get(updated.memberId);
     if (old) this.partitionEpochs.removeMember(old);
     this.members.set(updated.memberId, updated);
@@ -530,70 +563,37 @@ export class ConsumerGroup {
     this.members.delete(member.memberId);
     if (member.instanceId !== null && this.staticMembers.get(member.instanceId) === member.memberId)
       this.staticMembers.delete(member.instanceId);
-    this.cancelTimer(this.sessionTimers, member.memberId);
-    this.cancelTimer(this.rebalanceTimers, member.memberId);
+    this.timers.cancelMember(member.memberId);
+  }
+
+  /**
+   * The group rebuilt from its records (a coordinator took the partition over), or converted from a classic one
+   * (ConsumerGroup.fromClassicGroup: every member Stable at the classic generation, its assignment its target).
+   */
+  restore(loaded: LoadedConsumerGroup): void {
+    this.groupEpoch = loaded.groupEpoch;
+    this.assignmentEpoch = loaded.assignmentEpoch;
+    this.assignorName = loaded.assignor ?? undefined;
+    this.subscriptionMetadata = loaded.subscriptionMetadata;
+    for (const m of loaded.members.values()) this.updateMember(m);
+    for (const [id, a] of loaded.targets) this.targetAssignment.set(id, a);
+    for (const m of loaded.members.values()) {
+      this.scheduleSessionTimeout(m.memberId);
+      if (m.state === 'UNREVOKED_PARTITIONS') this.scheduleRebalanceTimeout(m);
+    }
+    this.lastState = this.state;
   }
 
   // ---- views and lifecycle ------------------------------------------------------------------------------------
 
   /** DescribeGroups' view of a consumer-protocol group: members with what they own now. */
   describe(): DescribedGroup {
-    const names = this.host.image().topicNamesById;
-    return {
-      errorCode: 0,
-      groupId: this.groupId,
-      groupState: this.state,
-      protocolType: 'consumer',
-      // What Kafka's describe shows as the assignment strategy of a consumer group: its server-side assignor.
-      protocolData: this.assignor,
-      members: [...this.members.values()].map((m) => ({
-        memberId: m.memberId,
-        groupInstanceId: m.instanceId,
-        clientId: m.clientId,
-        clientHost: m.clientHost,
-        metadata: { topics: [...m.subscribedTopicNames], ownedPartitions: [], generation: m.memberEpoch },
-        assignment: [...partitionsOf(m.assignedPartitions)].map(([t, partition]) => ({
-          topic: names[t] ?? t,
-          partition,
-        })),
-      })),
-    };
+    return describeAsClassicGroup(this, this.host.image());
   }
 
-  /** The coordinator lost the group's partition: timers stop, the state is dropped. */
+  /** The coordinator lost the group's partition (or converted it): timers stop, the state is dropped. */
   unload(): void {
-    for (const t of this.sessionTimers.values()) t.cancel();
-    for (const t of this.rebalanceTimers.values()) t.cancel();
-    this.sessionTimers.clear();
-    this.rebalanceTimers.clear();
+    this.timers.cancelAll();
     this.dead = true;
   }
-}
-
-function countPartitions(a: PartitionAssignment): number {
-  let n = 0;
-  for (const t in a) n += a[t]!.length;
-  return n;
-}
-
-/** ConsumerGroup.computeSubscriptionMetadata: the subscribed topics that exist, with id and partition count. */
-export function subscriptionMetadataOf(
-  topicNames: Iterable<string>,
-  image: MetadataImage,
-): Record<string, TopicMetadata> {
-  const out: Record<string, TopicMetadata> = {};
-  for (const name of [...topicNames].sort()) {
-    const topic = image.topics[name];
-    if (topic) out[name] = { topicId: topic.topicId, numPartitions: topic.partitions.length };
-  }
-  return out;
-}
-
-function sameMetadata(
-  a: Readonly<Record<string, TopicMetadata>>,
-  b: Readonly<Record<string, TopicMetadata>>,
-): boolean {
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  return ka.every((k) => b[k]?.topicId === a[k]!.topicId && b[k]?.numPartitions === a[k]!.numPartitions);
 }

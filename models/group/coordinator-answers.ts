@@ -25,12 +25,16 @@ export function commitErrorOf(appendError: number): number {
   }
 }
 
-/** ConsumerGroup.validateOffsetCommit: a member commits at its current epoch (else STALE_MEMBER_EPOCH). */
+/**
+ * ConsumerGroup.validateOffsetCommit: a member commits at its current epoch, else STALE_MEMBER_EPOCH, or
+ * ILLEGAL_GENERATION for a classic-protocol member (its generation is its member epoch).
+ */
 export function consumerGroupCommitDecision(g: ConsumerGroup, req: OffsetCommitRequest): ErrorName | 'NONE' {
   if (req.generationId < 0 && g.members.size === 0) return 'NONE';
   const member = g.members.get(req.memberId);
   if (!member) return 'UNKNOWN_MEMBER_ID';
-  return req.generationId === member.memberEpoch ? 'NONE' : 'STALE_MEMBER_EPOCH';
+  if (req.generationId === member.memberEpoch) return 'NONE';
+  return member.classicMemberMetadata !== null ? 'ILLEGAL_GENERATION' : 'STALE_MEMBER_EPOCH';
 }
 
 /** The answer to a request the coordinator cannot take, shaped as that request's response. */

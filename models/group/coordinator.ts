@@ -1,52 +1,40 @@
-// The group coordinator of one broker. A group belongs to the __consumer_offsets partition
-// abs(groupId.hashCode) % offsets.topic.num.partitions, and its coordinator is whichever broker leads that
-// partition: this one serves the groups of the partitions it leads, loads them from the partition's log when it
-// becomes leader (COORDINATOR_LOAD_IN_PROGRESS meanwhile), and drops them when it stops leading (requests then
-// get NOT_COORDINATOR and clients find the new coordinator). Offsets and group metadata are appended to the
-// partition like an acks=all produce, so they survive a coordinator failure as well as the partition does.
-// FindCoordinator is answered by any broker from its metadata image; the first one creates __consumer_offsets
-// through the controller, as Kafka's KafkaApis does (answering COORDINATOR_NOT_AVAILABLE until it exists).
+// The group coordinator of one broker, mirroring Kafka's GroupCoordinator interface as GroupCoordinatorService
+// implements it (with the load and unload CoordinatorRuntime does on leader election). A group belongs to the
+// __consumer_offsets partition abs(groupId.hashCode) % offsets.topic.num.partitions, and its coordinator is
+// whichever broker leads that partition: this one keeps a GroupCoordinatorShard (coordinator-shard.ts) for every
+// partition it leads, loads it from the partition's log when it becomes leader (COORDINATOR_LOAD_IN_PROGRESS
+// meanwhile), and drops it when it stops leading (requests then get NOT_COORDINATOR and clients find the new
+// coordinator). A request about one group goes to its partition's shard, which hands it to the shard's
+// GroupMetadataManager (membership, both protocols, conversions) or OffsetMetadataManager (offset commits and
+// fetches). The shards' records are appended to their partition like an acks=all produce, so they survive a
+// coordinator failure as well as the partition does. FindCoordinator is answered by any broker from its metadata
+// image; the first one creates __consumer_offsets through the controller, as Kafka's KafkaApis does (answering
+// COORDINATOR_NOT_AVAILABLE until it exists); DescribeGroups, ConsumerGroupDescribe and ListGroups read every
+// shard (coordinator-views.ts).
 // Facts: GroupCoordinatorConfig (defaults), Errors.java (errors); KafkaApis.handleFindCoordinator,
-// GroupCoordinatorService.partitionFor, CoordinatorRuntime load/unload on leader election.
+// GroupCoordinatorService.partitionFor, CoordinatorRuntime (scheduleLoadOperation, scheduleUnloadOperation).
 
 import type { Actor, AnyActorLogic } from 'xstate';
 import type { MetadataImage } from '../metadata/index.ts';
 import {
-  type ConsumerGroupDescribeResponse,
-  type ConsumerGroupHeartbeatRequest,
-  type ConsumerGroupHeartbeatResponse,
   type CreatableTopic,
-  type DescribeGroupsResponse,
   type ErrorName,
   Errors,
   type FindCoordinatorResponse,
   type GroupRequest,
-  type JoinGroupRequest,
-  type ListGroupsResponse,
   OFFSETS_TOPIC,
-  type OffsetCommitRequest,
-  type OffsetCommitResponse,
-  type OffsetFetchRequest,
-  type OffsetFetchResponse,
 } from '../protocol/index.ts';
 import type { RandomStream, Timer } from '../sim/index.ts';
 import type { PartitionLog, ProducerBatchData, RecordData, StorageMode } from '../storage/index.ts';
-import { ClassicGroup, type GroupHost } from './classic-group.ts';
+import type { ClassicGroup } from './classic-group.ts';
 import { type GroupCoordinatorConfig, groupCoordinatorConfig } from './config.ts';
-import { ConsumerGroup, type ConsumerGroupHost } from './consumer-group.ts';
+import type { ConsumerGroup } from './consumer-group.ts';
 import { type ConsumerGroupConfig, consumerGroupConfig } from './consumer-group-config.ts';
-import { describeConsumerGroup } from './consumer-group-describe.ts';
-import { HeartbeatError, heartbeatErrorResponse, validateHeartbeat } from './consumer-group-heartbeat.ts';
-import { commitErrorOf, consumerGroupCommitDecision, errorResponse } from './coordinator-answers.ts';
-import { offsetCommitDecision } from './group-state.ts';
-import { uuid } from './member-id.ts';
-import {
-  groupMetadataRecord,
-  offsetCommitRecord,
-  offsetKey,
-  recordBytes,
-  replayOffsetsLog,
-} from './offsets-records.ts';
+import { errorResponse } from './coordinator-answers.ts';
+import { GroupCoordinatorShard } from './coordinator-shard.ts';
+import { consumerGroupDescribe, describeGroups, type HostedGroups, listGroups } from './coordinator-views.ts';
+import { coordinatorNotFound, findCoordinator, offsetsTopic } from './find-coordinator.ts';
+import { recordBytes } from './offsets-records.ts';
 import { partitionForGroup } from './protocol-selection.ts';
 
 /** What the coordinator uses of its broker (a SimNode with a metadata image). */
@@ -76,25 +64,14 @@ export interface CoordinatorIo {
   ): void;
 }
 
-interface OffsetsPartition {
-  readonly partition: number;
-  readonly leaderEpoch: number;
-  loading: boolean;
-  readonly groups: Map<string, ClassicGroup>;
-  /** Consumer-protocol groups (KIP-848); a group id is in at most one of the two maps. */
-  readonly consumerGroups: Map<string, ConsumerGroup>;
-  /** groupId → (`topic\u0000partition` → committed offset). */
-  readonly offsets: Map<string, Map<string, number>>;
-}
-
 const code = (name: ErrorName) => Errors[name].code;
 
 export class GroupCoordinator {
   config: GroupCoordinatorConfig;
   consumerConfig: ConsumerGroupConfig;
-  private partitions = new Map<number, OffsetsPartition>();
+  /** __consumer_offsets partition → its shard, for the partitions this broker leads. */
+  private shards = new Map<number, GroupCoordinatorShard>();
   private creatingTopic = false;
-  private groupHost: GroupHost;
 
   constructor(
     private readonly broker: CoordinatorBroker,
@@ -102,35 +79,6 @@ export class GroupCoordinator {
   ) {
     this.config = this.resolveConfig();
     this.consumerConfig = consumerGroupConfig(this.broker.staticConfigs);
-    this.groupHost = this.makeGroupHost();
-    this.consumerGroupHost = this.makeConsumerGroupHost();
-  }
-
-  private consumerGroupHost: ConsumerGroupHost;
-
-  private makeConsumerGroupHost(): ConsumerGroupHost {
-    const broker = this.broker;
-    return {
-      consumerConfig: this.consumerConfig,
-      now: () => broker.sim.now,
-      schedule: (delay, fn, label) => broker.schedule(delay, fn, label),
-      emit: (kind, fields) => broker.emit(kind, fields),
-      newMemberId: () => uuid(broker.random('group-coordinator/member-id')),
-      image: () => broker.image,
-    };
-  }
-
-  private makeGroupHost(): GroupHost {
-    const broker = this.broker;
-    return {
-      config: this.config,
-      now: () => broker.sim.now,
-      schedule: (delay, fn, label) => broker.schedule(delay, fn, label),
-      spawn: (logic, input) => broker.spawn(logic, { input }),
-      emit: (kind, fields) => broker.emit(kind, fields),
-      newMemberId: (clientId) => `${clientId}-${uuid(broker.random('group-coordinator/member-id'))}`,
-      storeGroup: (group, done) => this.storeGroup(group, done),
-    };
   }
 
   private resolveConfig(): GroupCoordinatorConfig {
@@ -141,40 +89,51 @@ export class GroupCoordinator {
 
   /** The broker (re)started: coordinator state is volatile, the logs are not. */
   reset(): void {
-    this.partitions = new Map();
+    for (const shard of this.shards.values()) shard.drop();
+    this.shards = new Map();
     this.creatingTopic = false;
     this.config = this.resolveConfig();
     this.consumerConfig = consumerGroupConfig(this.broker.staticConfigs);
-    this.groupHost = this.makeGroupHost();
-    this.consumerGroupHost = this.makeConsumerGroupHost();
   }
+
+  /** What the coordinator's views read (coordinator-views.ts). */
+  private readonly hosted: HostedGroups = {
+    lookup: (groupId) => this.shards.get(this.partitionFor(groupId)),
+    groups: () => this.groups(),
+    consumerGroups: () => this.consumerGroups(),
+    image: () => this.broker.image,
+  };
 
   partitionFor(groupId: string): number {
     return partitionForGroup(groupId, this.config['offsets.topic.num.partitions']);
   }
 
+  /** The shard of a group's partition once it is loaded. */
+  private loadedShard(groupId: string): GroupCoordinatorShard | undefined {
+    const shard = this.shards.get(this.partitionFor(groupId));
+    return shard && !shard.loading ? shard : undefined;
+  }
+
   /** The groups this broker coordinates now (loaded partitions only). */
   groups(): ClassicGroup[] {
     const out: ClassicGroup[] = [];
-    for (const p of this.partitions.values()) if (!p.loading) out.push(...p.groups.values());
+    for (const shard of this.shards.values()) if (!shard.loading) out.push(...shard.groups.values());
     return out;
   }
 
   group(groupId: string): ClassicGroup | undefined {
-    const p = this.partitions.get(this.partitionFor(groupId));
-    return p && !p.loading ? p.groups.get(groupId) : undefined;
+    return this.loadedShard(groupId)?.groups.get(groupId);
   }
 
   /** The consumer-protocol groups this broker coordinates now. */
   consumerGroups(): ConsumerGroup[] {
     const out: ConsumerGroup[] = [];
-    for (const p of this.partitions.values()) if (!p.loading) out.push(...p.consumerGroups.values());
+    for (const shard of this.shards.values()) if (!shard.loading) out.push(...shard.consumerGroups.values());
     return out;
   }
 
   consumerGroup(groupId: string): ConsumerGroup | undefined {
-    const p = this.partitions.get(this.partitionFor(groupId));
-    return p && !p.loading ? p.consumerGroups.get(groupId) : undefined;
+    return this.loadedShard(groupId)?.consumerGroups.get(groupId);
   }
 
   /**
@@ -187,12 +146,13 @@ export class GroupCoordinator {
     for (const name in after.topics) if (before.topics[name] !== after.topics[name]) changed.push(name);
     for (const name in before.topics) if (!(name in after.topics)) changed.push(name);
     if (changed.length === 0) return;
-    for (const g of this.consumerGroups()) g.onTopicsChanged(changed);
+    for (const shard of this.shards.values())
+      if (!shard.loading) shard.groupMetadataManager.onNewMetadataImage(changed);
   }
 
   /** Committed offsets of a group on this coordinator (`topic\u0000partition` → offset). */
   committedOffsets(groupId: string): ReadonlyMap<string, number> | undefined {
-    return this.partitions.get(this.partitionFor(groupId))?.offsets.get(groupId);
+    return this.shards.get(this.partitionFor(groupId))?.offsetMetadataManager.committedOffsets(groupId);
   }
 
   // ---- leadership of __consumer_offsets partitions -------------------------------------------------------
@@ -209,12 +169,11 @@ export class GroupCoordinator {
     log: PartitionLog,
   ): void {
     if (topic !== OFFSETS_TOPIC) return;
-    const current = this.partitions.get(partition);
+    const current = this.shards.get(partition);
     if (role !== 'leader' && role !== 'opening') {
       if (!current) return;
-      this.partitions.delete(partition);
-      for (const g of current.groups.values()) g.unload();
-      for (const g of current.consumerGroups.values()) g.unload();
+      this.shards.delete(partition);
+      current.unload();
       this.broker.emit('group.coordinator-unloaded', { partition, groups: current.groups.size });
       return;
     }
@@ -222,34 +181,29 @@ export class GroupCoordinator {
       if (role === 'leader' && current.loading) this.load(current, log);
       return;
     }
-    if (current) for (const g of [...current.groups.values(), ...current.consumerGroups.values()]) g.unload();
-    const p: OffsetsPartition = {
-      partition,
-      leaderEpoch,
-      loading: true,
-      groups: new Map(),
-      consumerGroups: new Map(),
-      offsets: new Map(),
-    };
-    this.partitions.set(partition, p);
-    if (role === 'leader') this.load(p, log);
+    current?.unload();
+    const shard = new GroupCoordinatorShard(partition, leaderEpoch, {
+      broker: this.broker,
+      config: this.config,
+      consumerConfig: this.consumerConfig,
+      write: (records, done) => this.append(partition, records, done),
+    });
+    this.shards.set(partition, shard);
+    if (role === 'leader') this.load(shard, log);
   }
 
   /** Loading is a scheduled step: requests that arrive in between get COORDINATOR_LOAD_IN_PROGRESS. */
-  private load(p: OffsetsPartition, log: PartitionLog): void {
+  private load(shard: GroupCoordinatorShard, log: PartitionLog): void {
     this.broker.schedule(
       0,
       () => {
-        if (this.partitions.get(p.partition) !== p || !p.loading) return;
-        for (const [groupId, loaded] of replayOffsetsLog(log.allBatches())) {
-          if (loaded.offsets.size > 0) p.offsets.set(groupId, loaded.offsets);
-          p.groups.set(groupId, new ClassicGroup(groupId, this.groupHost, loaded.metadata));
-        }
-        p.loading = false;
+        if (!shard.active || !shard.loading) return;
+        shard.replay(log.allBatches());
         this.broker.emit('group.coordinator-loaded', {
-          partition: p.partition,
-          leaderEpoch: p.leaderEpoch,
-          groups: p.groups.size,
+          partition: shard.partition,
+          leaderEpoch: shard.leaderEpoch,
+          groups: shard.groups.size,
+          ...(shard.consumerGroups.size > 0 ? { consumerGroups: shard.consumerGroups.size } : {}),
         });
       },
       'group.coordinator-load',
@@ -263,314 +217,56 @@ export class GroupCoordinator {
       case 'FindCoordinator':
         return done(this.findCoordinator(req.key));
       case 'DescribeGroups':
-        return done(this.describeGroups(req.groups));
+        return done(describeGroups(this.hosted, req.groups));
       case 'ConsumerGroupDescribe':
-        return done(this.consumerGroupDescribe(req.groupIds));
+        return done(consumerGroupDescribe(this.hosted, req.groupIds));
       case 'ListGroups':
-        return done(this.listGroups());
+        return done(listGroups(this.hosted));
       default:
         break;
     }
-    const p = this.partitions.get(this.partitionFor(req.groupId));
+    const shard = this.shards.get(this.partitionFor(req.groupId));
     const error: ErrorName | undefined =
       req.groupId === ''
         ? 'INVALID_GROUP_ID'
-        : !p
+        : !shard
           ? 'NOT_COORDINATOR'
-          : p.loading
+          : shard.loading
             ? 'COORDINATOR_LOAD_IN_PROGRESS'
             : undefined;
     if (error !== undefined) return done(errorResponse(req, code(error)));
-    const part = p!;
-    switch (req.type) {
-      case 'JoinGroup':
-        return this.joinGroup(part, req, done);
-      case 'ConsumerGroupHeartbeat':
-        return done(this.consumerGroupHeartbeat(part, req));
-      case 'SyncGroup': {
-        const g = part.groups.get(req.groupId);
-        if (!g) return done({ errorCode: code('UNKNOWN_MEMBER_ID'), protocolName: null, assignment: [] });
-        return g.sync(req, done);
-      }
-      case 'Heartbeat': {
-        const g = part.groups.get(req.groupId);
-        return done(g ? g.heartbeat(req) : { errorCode: code('UNKNOWN_MEMBER_ID') });
-      }
-      case 'LeaveGroup': {
-        const g = part.groups.get(req.groupId);
-        if (!g)
-          return done({
-            errorCode: 0,
-            members: req.members.map((m) => ({ memberId: m.memberId, errorCode: code('UNKNOWN_MEMBER_ID') })),
-          });
-        return done(g.leave(req));
-      }
-      case 'OffsetCommit':
-        return this.offsetCommit(part, req, done);
-      case 'OffsetFetch':
-        return done(this.offsetFetch(part, req));
-    }
+    shard!.handle(req, done);
   }
 
   private findCoordinator(groupId: string): FindCoordinatorResponse {
-    const none = (errorCode: number): FindCoordinatorResponse => ({
-      errorCode,
-      nodeId: -1,
-      host: '',
-      port: -1,
-    });
-    if (groupId === '') return none(code('INVALID_GROUP_ID'));
-    const topic = this.broker.image.topics[OFFSETS_TOPIC];
-    if (!topic) {
+    const answer = findCoordinator(this.broker.image, groupId, (id) => this.partitionFor(id));
+    if (answer === 'NO_OFFSETS_TOPIC') {
       this.maybeCreateOffsetsTopic();
-      return none(code('COORDINATOR_NOT_AVAILABLE'));
+      return coordinatorNotFound(code('COORDINATOR_NOT_AVAILABLE'));
     }
-    const reg = topic.partitions[this.partitionFor(groupId)];
-    const leader = reg && reg.leader >= 0 ? this.broker.image.brokers[reg.leader] : undefined;
-    if (!leader || leader.fenced) return none(code('COORDINATOR_NOT_AVAILABLE'));
-    return { errorCode: 0, nodeId: leader.brokerId, host: leader.host, port: leader.port };
+    return answer;
   }
 
-  /**
-   * Kafka creates __consumer_offsets on the first FindCoordinator (offsets.topic.num.partitions,
-   * offsets.topic.replication.factor, compacted). Shared storage (AutoMQ) has one replica per partition. In
-   * kafka mode the factor is capped at the number of registered brokers: real Kafka refuses to create it with
-   * fewer live brokers than offsets.topic.replication.factor, and groups then never find a coordinator; the
-   * cap (as the brief for this model asks) keeps small test clusters usable.
-   */
   private maybeCreateOffsetsTopic(): void {
     if (this.creatingTopic) return;
     this.creatingTopic = true;
-    const brokers = Object.values(this.broker.image.brokers).length;
-    const replicationFactor =
-      this.broker.storageMode === 'shared'
-        ? 1
-        : Math.max(1, Math.min(this.config['offsets.topic.replication.factor'], brokers));
-    this.broker.emit('group.create-offsets-topic', {
-      partitions: this.config['offsets.topic.num.partitions'],
-      replicationFactor,
-    });
-    this.io.createTopic(
-      {
-        name: OFFSETS_TOPIC,
-        numPartitions: this.config['offsets.topic.num.partitions'],
-        replicationFactor,
-        configs: {
-          'cleanup.policy': 'compact',
-          'compression.type': 'producer',
-          'segment.bytes': '104857600',
-        },
-      },
-      () => {
-        // Created, already there, or failed: either way the next FindCoordinator looks again.
-        this.creatingTopic = false;
-      },
+    const topic = offsetsTopic(
+      this.config,
+      this.broker.storageMode,
+      Object.keys(this.broker.image.brokers).length,
     );
-  }
-
-  private joinGroup(p: OffsetsPartition, req: JoinGroupRequest, done: (r: unknown) => void): void {
-    const fail = (name: ErrorName) =>
-      done({
-        errorCode: code(name),
-        generationId: -1,
-        protocolName: null,
-        leader: '',
-        memberId: req.memberId,
-        members: [],
-      });
-    if (
-      req.sessionTimeoutMs < this.config['group.min.session.timeout.ms'] ||
-      req.sessionTimeoutMs > this.config['group.max.session.timeout.ms']
-    )
-      return fail('INVALID_SESSION_TIMEOUT');
-    const consumerGroup = p.consumerGroups.get(req.groupId);
-    if (consumerGroup) {
-      // An empty consumer group becomes a classic one; classic members inside a non-empty consumer group (Kafka
-      // 3.9's online migration) are not modelled: the join is refused as Kafka refused it before that.
-      if (consumerGroup.members.size > 0) return fail('GROUP_ID_NOT_FOUND');
-      consumerGroup.unload();
-      p.consumerGroups.delete(req.groupId);
-      this.broker.emit('group.converted', { group: req.groupId, from: 'consumer', to: 'classic' });
-    }
-    let g = p.groups.get(req.groupId);
-    if (!g) {
-      // Only a member without an id may create the group; a known id for an unknown group is stale.
-      if (req.memberId !== '') return fail('UNKNOWN_MEMBER_ID');
-      g = new ClassicGroup(req.groupId, this.groupHost);
-      p.groups.set(req.groupId, g);
-    }
-    g.join(req, done);
-  }
-
-  private offsetCommit(
-    p: OffsetsPartition,
-    req: OffsetCommitRequest,
-    done: (r: OffsetCommitResponse) => void,
-  ): void {
-    const answer = (errorCode: number) =>
-      done({ partitions: req.offsets.map((o) => ({ topic: o.topic, partition: o.partition, errorCode })) });
-    const consumerGroup = p.consumerGroups.get(req.groupId);
-    if (consumerGroup) {
-      const decision = consumerGroupCommitDecision(consumerGroup, req);
-      if (decision !== 'NONE') return answer(code(decision));
-      return this.storeOffsets(p, req, answer);
-    }
-    let g = p.groups.get(req.groupId);
-    if (!g) {
-      // A member's commit to a group the coordinator does not know (e.g. lost with an unreplicated log).
-      if (req.generationId >= 0 || req.memberId !== '') return answer(code('ILLEGAL_GENERATION'));
-      g = new ClassicGroup(req.groupId, this.groupHost);
-      p.groups.set(req.groupId, g);
-    }
-    const member = g.members.get(req.memberId);
-    const decision = offsetCommitDecision(g.state, req, {
-      known: member !== undefined,
-      generationMatches: req.generationId === g.generationId,
+    this.broker.emit('group.create-offsets-topic', {
+      partitions: topic.numPartitions,
+      replicationFactor: topic.replicationFactor,
     });
-    if (decision !== 'NONE') return answer(code(decision));
-    if (member) g.touch(member.memberId);
-    this.storeOffsets(p, req, answer);
-  }
-
-  private storeOffsets(
-    p: OffsetsPartition,
-    req: OffsetCommitRequest,
-    answer: (errorCode: number) => void,
-  ): void {
-    if (req.offsets.length === 0) return answer(0);
-    const records = req.offsets.map((o) => offsetCommitRecord(req.groupId, o.topic, o.partition, o.offset));
-    this.append(p, records, (appendError) => {
-      const errorCode = commitErrorOf(appendError);
-      if (errorCode === 0 && this.partitions.get(p.partition) === p) {
-        let offsets = p.offsets.get(req.groupId);
-        if (!offsets) p.offsets.set(req.groupId, (offsets = new Map()));
-        for (const o of req.offsets) offsets.set(offsetKey(o.topic, o.partition), o.offset);
-      }
-      answer(errorCode);
+    // Created, already there, or failed: either way the next FindCoordinator looks again.
+    this.io.createTopic(topic, () => {
+      this.creatingTopic = false;
     });
   }
 
-  private offsetFetch(p: OffsetsPartition, req: OffsetFetchRequest): OffsetFetchResponse {
-    const offsets = p.offsets.get(req.groupId);
-    const wanted =
-      req.partitions ??
-      [...(offsets?.keys() ?? [])].map((k) => {
-        const i = k.lastIndexOf('\u0000');
-        return { topic: k.slice(0, i), partition: Number(k.slice(i + 1)) };
-      });
-    return {
-      errorCode: 0,
-      partitions: wanted.map(({ topic, partition }) => ({
-        topic,
-        partition,
-        offset: offsets?.get(offsetKey(topic, partition)) ?? -1,
-        errorCode: 0,
-      })),
-    };
-  }
-
-  private describeGroups(groupIds: string[]): DescribeGroupsResponse {
-    return {
-      groups: groupIds.map((groupId) => {
-        const p = this.partitions.get(this.partitionFor(groupId));
-        const dead = (errorCode: number) => ({
-          errorCode,
-          groupId,
-          groupState: 'Dead',
-          protocolType: '',
-          protocolData: '',
-          members: [],
-        });
-        if (!p) return dead(code('NOT_COORDINATOR'));
-        if (p.loading) return dead(code('COORDINATOR_LOAD_IN_PROGRESS'));
-        return (p.groups.get(groupId) ?? p.consumerGroups.get(groupId))?.describe() ?? dead(0);
-      }),
-    };
-  }
-
-  private consumerGroupDescribe(groupIds: string[]): ConsumerGroupDescribeResponse {
-    return {
-      groups: groupIds.map((groupId) => {
-        const p = this.partitions.get(this.partitionFor(groupId));
-        const error = !p ? 'NOT_COORDINATOR' : p.loading ? 'COORDINATOR_LOAD_IN_PROGRESS' : undefined;
-        if (error)
-          return {
-            ...describeConsumerGroup(groupId, undefined, this.broker.image),
-            errorCode: code(error),
-            errorMessage: null,
-          };
-        return describeConsumerGroup(groupId, p!.consumerGroups.get(groupId), this.broker.image);
-      }),
-    };
-  }
-
-  private listGroups(): ListGroupsResponse {
-    const groups: ListGroupsResponse['groups'] = this.groups()
-      .filter((g) => g.state !== 'Dead')
-      .map((g) => ({
-        groupId: g.groupId,
-        protocolType: g.protocolType ?? '',
-        groupState: g.state as string,
-        groupType: 'classic',
-      }));
-    for (const g of this.consumerGroups())
-      groups.push({
-        groupId: g.groupId,
-        protocolType: 'consumer',
-        groupState: g.state,
-        groupType: 'consumer',
-      });
-    return { errorCode: 0, groups };
-  }
-
-  /**
-   * ConsumerGroupHeartbeat (GroupMetadataManager.consumerGroupHeartbeat / consumerGroupLeave): finds or creates the
-   * group. An empty classic group (e.g. one that only holds committed offsets) becomes a consumer group; a
-   * non-empty classic group is not converted online here (GROUP_ID_NOT_FOUND, as with the migration disabled).
-   */
-  private consumerGroupHeartbeat(
-    p: OffsetsPartition,
-    req: ConsumerGroupHeartbeatRequest,
-  ): ConsumerGroupHeartbeatResponse {
-    try {
-      validateHeartbeat(req, this.consumerConfig);
-    } catch (e) {
-      if (e instanceof HeartbeatError) return heartbeatErrorResponse(e.errorName, e.message);
-      throw e;
-    }
-    let group = p.consumerGroups.get(req.groupId);
-    if (!group) {
-      const classic = p.groups.get(req.groupId);
-      if (req.memberEpoch !== 0) {
-        // Kafka answers GROUP_ID_NOT_FOUND; kafkasim keeps no consumer group across a coordinator failover, so the
-        // member is told it is unknown and rejoins (see consumer-group.ts, "Left out").
-        return heartbeatErrorResponse(
-          'UNKNOWN_MEMBER_ID',
-          `Member ${req.memberId} is not a member of group ${req.groupId}.`,
-        );
-      }
-      if (classic && classic.members.size > 0)
-        return heartbeatErrorResponse('GROUP_ID_NOT_FOUND', `Group ${req.groupId} is not a consumer group`);
-      if (classic) {
-        classic.unload();
-        p.groups.delete(req.groupId);
-        this.broker.emit('group.converted', { group: req.groupId, from: 'classic', to: 'consumer' });
-      }
-      group = new ConsumerGroup(req.groupId, this.consumerGroupHost);
-      p.consumerGroups.set(req.groupId, group);
-    }
-    return group.heartbeat(req);
-  }
-
-  // ---- writes to __consumer_offsets ------------------------------------------------------------------------
-
-  private storeGroup(group: ClassicGroup, done: (errorCode: number) => void): void {
-    const p = this.partitions.get(this.partitionFor(group.groupId));
-    if (!p || p.groups.get(group.groupId) !== group) return done(code('NOT_COORDINATOR'));
-    this.append(p, [groupMetadataRecord(group.groupId, group.toRecord())], (e) => done(commitErrorOf(e)));
-  }
-
-  private append(p: OffsetsPartition, records: RecordData[], done: (errorCode: number) => void): void {
+  /** A shard's records, appended to its partition as one batch (CoordinatorRuntime's write of a result's records). */
+  private append(partition: number, records: RecordData[], done: (errorCode: number) => void): void {
     let bytes = 61; // the v2 batch header
     for (const r of records) bytes += recordBytes(r);
     const batch: ProducerBatchData = {
@@ -583,6 +279,6 @@ export class GroupCoordinator {
       runs: [],
       records,
     };
-    this.io.append(p.partition, batch, this.config['offsets.commit.timeout.ms'], done);
+    this.io.append(partition, batch, this.config['offsets.commit.timeout.ms'], done);
   }
 }

@@ -4,12 +4,27 @@
 // __consumer_offsets, the member-side lifecycle machine the consumer runs, and the client-side assignors.
 // Consumer protocol (KIP-848, group.protocol=consumer): ConsumerGroup (group and member epochs, server-side
 // uniform/range assignors, target assignment, incremental reconciliation, fencing, static members, the group
-// epoch bumped by metadata image changes), with its coordinator settings (group.consumer.*).
-// Left out: classic static membership beyond reporting group.instance.id, consumer groups' records in
-// __consumer_offsets, online conversion of non-empty groups between the protocols,
+// epoch bumped by metadata image changes), with its coordinator settings (group.consumer.*); classic members inside
+// a consumer group and the online conversion between the protocols (group.consumer.migration.policy).
+// Consumer groups' records go to __consumer_offsets and are reloaded on a coordinator failover.
+// Left out: classic static membership beyond reporting group.instance.id,
 // transactional offset commits, offset retention/expiry, rack-aware assignment.
-// Facts: apache/kafka group-coordinator/src/main/java/org/apache/kafka/coordinator/group/ (GroupMetadataManager,
-// classic/ClassicGroup, classic/ClassicGroupState), KafkaApis.handleFindCoordinator, Errors.java; the consumer side in
+// Files, as Kafka's group-coordinator module splits the coordinator:
+//   coordinator.ts              GroupCoordinator (Kafka's GroupCoordinatorService): one shard per __consumer_offsets
+//                               partition the broker leads, loaded and unloaded on leader changes; FindCoordinator
+//   coordinator-shard.ts        GroupCoordinatorShard: routes one partition's requests to its two managers; replay
+//   group-metadata-manager.ts   GroupMetadataManager: classic and consumer groups, their requests, the conversions
+//   offset-metadata-manager.ts  OffsetMetadataManager: OffsetCommit (checked against the group), OffsetFetch
+//   coordinator-views.ts        DescribeGroups, ConsumerGroupDescribe, ListGroups over every shard
+//   coordinator-answers.ts      error answers and the append error mapping; find-coordinator.ts FindCoordinator
+//   classic-group.ts, group-machine.ts, group-state.ts     ClassicGroup, its state machine and per-state rules
+//   consumer-group.ts, consumer-group-*.ts, reconciliation.ts, target-assignment.ts, partition-epochs.ts,
+//   member-timers.ts            ConsumerGroup (KIP-848) and its parts; group-migration.ts the protocol conversions
+//   offsets-records.ts, consumer-group-records.ts   the __consumer_offsets records (GroupCoordinatorRecordHelpers)
+//   member-state.ts             the member-side lifecycle; assignors/ client-side, server-assignors/ server-side
+// Facts: apache/kafka group-coordinator/src/main/java/org/apache/kafka/coordinator/group/ (GroupCoordinatorService,
+// GroupCoordinatorShard, GroupMetadataManager, OffsetMetadataManager, classic/ClassicGroup, classic/ClassicGroupState,
+// modern/consumer/ConsumerGroup), KafkaApis.handleFindCoordinator, Errors.java; the consumer side in
 // clients/src/main/java/org/apache/kafka/clients/consumer/internals/ConsumerCoordinator.java.
 export * from './assignors/index.ts';
 export { ClassicGroup, type GroupHost, type GroupMember } from './classic-group.ts';
@@ -18,7 +33,6 @@ export {
   ConsumerGroup,
   type ConsumerGroupHost,
   type ConsumerGroupState,
-  subscriptionMetadataOf,
 } from './consumer-group.ts';
 export {
   type ConsumerGroupConfig,
@@ -70,6 +84,7 @@ export { ownsRevokedPartitions, type ReconcileInput, reconcile } from './reconci
 export * from './server-assignors/index.ts';
 export {
   buildTargetAssignment,
+  subscriptionMetadataOf,
   type TargetAssignmentInput,
   type TopicMetadata,
 } from './target-assignment.ts';

@@ -7,8 +7,8 @@
 // sends one every heartbeat.interval.ms while it does.
 //
 // A plain union and a transition function, not an xstate machine: the lifecycle has no timers, guards, actions
-// or context of its own (ARCHITECTURE.md: machines are for lifecycles with timers and guarded transitions). An
-// event the state does not take is ignored, as a machine would ignore it.
+// or context of its own (docs/architecture.md, "State machines or plain unions": machines are for lifecycles with
+// timers and guarded transitions). An event the state does not take is ignored, as a machine would ignore it.
 // Facts: apache/kafka `AbstractCoordinator.MemberState` and its `HeartbeatThread` (no heartbeats while
 // UNJOINED or PREPARING_REBALANCE); the classic protocol's Heartbeat rules, KIP-62.
 

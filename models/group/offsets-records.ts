@@ -8,6 +8,7 @@
 import type { JoinGroupProtocol } from '../protocol/index.ts';
 import type { RecordBatch, RecordData } from '../storage/index.ts';
 import type { TopicPartition } from './assignors/index.ts';
+import { consumerGroupKey, replayConsumerGroupRecord } from './consumer-group-records.ts';
 
 export interface StoredMember {
   memberId: string;
@@ -63,6 +64,8 @@ export interface LoadedGroup {
   metadata: GroupMetadataValue | undefined;
   /** `topic\u0000partition` → committed offset. */
   offsets: Map<string, number>;
+  /** A consumer-protocol group's records that survive (record key → value; consumer-group-records.ts). */
+  consumerRecords?: Map<string, string>;
 }
 
 const OFFSET_KEY = 'offset';
@@ -79,8 +82,9 @@ export function offsetCommitRecord(
   return { key: JSON.stringify([OFFSET_KEY, groupId, topic, partition]), value: String(offset) };
 }
 
-export function groupMetadataRecord(groupId: string, value: GroupMetadataValue): RecordData {
-  return { key: JSON.stringify([GROUP_KEY, groupId]), value: JSON.stringify(value) };
+/** The group's GroupMetadata record; null is its tombstone (the group is gone, or now a consumer group). */
+export function groupMetadataRecord(groupId: string, value: GroupMetadataValue | null): RecordData {
+  return { key: JSON.stringify([GROUP_KEY, groupId]), value: value === null ? null : JSON.stringify(value) };
 }
 
 /** Bytes a record takes on the log (key + value + Kafka's per-record framing, about 8 bytes). */
@@ -108,6 +112,10 @@ export function replayOffsetsLog(batches: readonly RecordBatch[]): Map<string, L
       } else if (key[0] === GROUP_KEY) {
         const g = get(key[1]);
         g.metadata = r.value === null ? undefined : (JSON.parse(r.value) as GroupMetadataValue);
+      } else if (consumerGroupKey(key as string[])) {
+        const g = get(key[1]);
+        g.consumerRecords ??= new Map();
+        replayConsumerGroupRecord(g.consumerRecords, r.key, r.value);
       }
     }
   }

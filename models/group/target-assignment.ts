@@ -2,6 +2,7 @@
 // modern/TargetAssignmentBuilder): every member's subscription (by topic id, existing topics only) and current
 // target go to the server-side assignor. A static member that replaces its former incarnation starts from that
 // incarnation's target, so its partitions wait for it.
+import type { MetadataImage } from '../metadata/index.ts';
 import type { ConsumerGroupMember } from './consumer-group-member.ts';
 import {
   EMPTY_ASSIGNMENT,
@@ -64,4 +65,45 @@ export function buildTargetAssignment(input: TargetAssignmentInput): Map<string,
   const out = new Map<string, PartitionAssignment>();
   for (const m of members) out.set(m.memberId, result[m.memberId] ?? EMPTY_ASSIGNMENT);
   return out;
+}
+
+/** ConsumerGroup.computeSubscriptionMetadata: the subscribed topics that exist, with id and partition count. */
+export function subscriptionMetadataOf(
+  topicNames: Iterable<string>,
+  image: MetadataImage,
+): Record<string, TopicMetadata> {
+  const out: Record<string, TopicMetadata> = {};
+  for (const name of [...topicNames].sort()) {
+    const topic = image.topics[name];
+    if (topic) out[name] = { topicId: topic.topicId, numPartitions: topic.partitions.length };
+  }
+  return out;
+}
+
+export function sameMetadata(
+  a: Readonly<Record<string, TopicMetadata>>,
+  b: Readonly<Record<string, TopicMetadata>>,
+): boolean {
+  const ka = Object.keys(a);
+  if (ka.length !== Object.keys(b).length) return false;
+  return ka.every((k) => b[k]?.topicId === a[k]!.topicId && b[k]?.numPartitions === a[k]!.numPartitions);
+}
+
+/** ConsumerGroup.computePreferredServerAssignor: the assignor most members name (ties: by name), `old` replaced by `updated`. */
+export function preferredServerAssignor(
+  members: Iterable<ConsumerGroupMember>,
+  old: ConsumerGroupMember,
+  updated: ConsumerGroupMember,
+): string | undefined {
+  const counts = new Map<string, number>();
+  for (const m of members) {
+    if (m.memberId === old.memberId || m.serverAssignor === null) continue;
+    counts.set(m.serverAssignor, (counts.get(m.serverAssignor) ?? 0) + 1);
+  }
+  if (updated.serverAssignor !== null)
+    counts.set(updated.serverAssignor, (counts.get(updated.serverAssignor) ?? 0) + 1);
+  let best: string | undefined;
+  for (const [name, n] of [...counts].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
+    if (best === undefined || n > counts.get(best)!) best = name;
+  return best;
 }

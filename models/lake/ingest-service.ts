@@ -126,8 +126,13 @@ export class IngestService extends SimNode implements WorkerHost {
         });
   }
 
-  /** The librdkafka settings batch_reader.go sets, then the what-if overrides. */
+  /**
+   * The librdkafka settings batch_reader.go sets, then the what-if overrides. The what-if
+   * `group.protocol: consumer` (KIP-848) also drops partition.assignment.strategy, which librdkafka refuses in that
+   * mode: it assumes a service changed to stop setting it (as published, the service would fail to start).
+   */
   consumerConfig(): GroupConsumerConfigInput {
+    const consumerProtocol = this.kafkaConfig['group.protocol'] === 'consumer';
     return {
       'group.id': this.config.KafkaConsumerGroup,
       'auto.offset.reset': 'earliest',
@@ -135,7 +140,9 @@ export class IngestService extends SimNode implements WorkerHost {
       'fetch.min.bytes': this.config.minBytes,
       'fetch.max.wait.ms': this.config.maxWait * 1000,
       'topic.metadata.refresh.interval.ms': this.config.topicMetadataRefreshIntervalMs,
-      'partition.assignment.strategy': this.config.partitionAssignmentStrategy,
+      ...(consumerProtocol
+        ? {}
+        : { 'partition.assignment.strategy': this.config.partitionAssignmentStrategy }),
       ...this.kafkaConfig,
     };
   }

@@ -64,6 +64,8 @@ export class Lake {
   private readonly watchdog: LakeOptions['watchdog'];
   /** The engine while a statement runs (for interrupt()). */
   private running: DuckDBEngine | undefined;
+  /** Set by interrupt(): statements queued or sent after it are refused instead of run. */
+  private stopped = false;
   private readonly tables = new Map<string, TableEntry>();
   private readonly databases = new Set<string>(['default']);
   private pending: WriteOp[] = [];
@@ -281,6 +283,9 @@ export class Lake {
     }
     const startedAt = this.sequence;
     return this.enqueue(async (engine) => {
+      // A statement that reaches DuckDB after interrupt() (it was queued behind another, or the engine was still
+      // loading) is refused: run, it would hold the stopping process (a DuckDB thread still executing at exit).
+      if (this.stopped) throw new LakeError('AbortedQuery', 'the Lake is stopping: statement not run');
       const disarm = this.watchdog?.(() => engine.interrupt());
       this.running = engine;
       let result: EngineResult;
@@ -330,8 +335,12 @@ export class Lake {
     return this.enqueue((engine) => engine.readsOnly(statement.sql));
   }
 
-  /** Interrupts the statement DuckDB is running, if any (it fails with an interrupted error). */
+  /**
+   * Stops the Lake's statements, for a server that is stopping: interrupts the one DuckDB is running, if any (it fails
+   * with an interrupted error), and refuses every statement that reaches DuckDB after it.
+   */
   interrupt(): void {
+    this.stopped = true;
     this.running?.interrupt();
   }
 

@@ -1,7 +1,8 @@
 /**
  * KRaft cluster metadata: the records the controller writes to `__cluster_metadata`, the immutable
  * MetadataImage that brokers and standby controllers build by replaying them, queries over an image,
- * and the MetadataLog interface (with a single-node LocalMetadataLog until the Raft-backed one exists).
+ * and the MetadataLog interface: LocalMetadataLog here for a single controller, models/raft's RaftMetadataLog
+ * for a KRaft quorum of controllers.
  *
  * Left out: snapshots, the older FenceBrokerRecord/UnfenceBrokerRecord, controller registrations,
  * producer ids, ACLs, client quotas, ELR, leader recovery state, log directories and endpoint lists.
@@ -12,6 +13,7 @@
  */
 
 export { configMap, dictionary, FORBIDDEN_CONFIG_NAMES, isForbiddenConfigName } from './config-map.ts';
+export { frozenRecordCopy } from './frozen-copy.ts';
 export type {
   BrokerRegistration,
   ConfigsImage,

@@ -1,4 +1,4 @@
-import { freeze } from 'immer';
+import { frozenRecordCopy } from './frozen-copy.ts';
 import type { LogEntry, MetadataRecord } from './records.ts';
 
 /**
@@ -66,7 +66,7 @@ export class LocalMetadataLog implements MetadataLog {
     const baseOffset = this.#entries.length;
     for (const record of records) {
       // Copied and frozen so later edits by the writer cannot change what replayers read.
-      this.#entries.push(freeze({ offset: this.#entries.length, record: structuredClone(record) }, true));
+      this.#entries.push(Object.freeze({ offset: this.#entries.length, record: frozenRecordCopy(record) }));
     }
     const lastOffset = this.#entries.length - 1;
     this.#scheduler.schedule(this.#commitDelayMs, () => this.#commitThrough(lastOffset));

@@ -36,9 +36,9 @@ export interface QuorumConfig {
   'kafkasim.raft.append.ms': number;
   /**
    * kafkasim-only: how long a flush takes (the fsync of `ReplicatedLog.flush`), with the flush guarantees on: the
-   * leader's Raft thread appends then flushes (`KafkaRaftClient.maybeAppendBatches`, `flushLeaderLog`) and only then
-   * serves fetches and counts the records for itself; a voter flushes after its append, before its next Fetch.
-   * 0: at once.
+   * leader's Raft thread appends, answers the parked fetches, then flushes (`KafkaRaftClient.maybeAppendBatches`,
+   * `flushLeaderLog`) and only then counts the records for itself and drains again; a voter flushes after its
+   * append, before its next Fetch. 0: at once.
    */
   'kafkasim.raft.fsync.ms': number;
   /**

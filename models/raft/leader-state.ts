@@ -190,8 +190,11 @@ export class LeaderState<T> {
   }
 
   /**
-   * The accumulator drains: append the batch, then flush (KafkaRaftClient.maybeAppendBatches). With
-   * kafkasim.raft.append.ms / fsync.ms the write takes that long, and the records count and are served after it.
+   * The accumulator drains: append the batch, answer the parked fetches, then flush
+   * (KafkaRaftClient.maybeAppendBatches, flushLeaderLog: "We update the end offset before flushing so that parked
+   * fetches can return sooner"). With kafkasim.raft.append.ms the batch reaches the log that much later; with
+   * kafkasim.raft.fsync.ms the flush takes that long, and only then does the leader count the records for itself
+   * and drain again (its Raft thread is in the fsync). Followers get the records while the leader flushes.
    */
   #drain(): void {
     this.#drainTimer = undefined;
@@ -201,26 +204,31 @@ export class LeaderState<T> {
     this.#pending = [];
     const records = this.#pendingRecords;
     this.#pendingRecords = 0;
-    const writeMs = raftWriteMs(io.config, io.flushEnabled);
-    if (writeMs <= 0) {
+    const appendMs = io.config['kafkasim.raft.append.ms'];
+    const fsyncMs = raftWriteMs(io.config, io.flushEnabled) - appendMs;
+    if (appendMs + fsyncMs <= 0) {
       io.log.append(batches);
       this.#flushLog();
       return;
     }
+    const flushed = () => {
+      this.#writeTimer = undefined;
+      if (io.leader !== this) return;
+      this.#flushLog();
+      if (this.#pending.length > 0 && !this.#drainTimer) this.#scheduleDrain();
+    };
+    const appended = () => {
+      this.#writingRecords = 0;
+      if (io.leader !== this) return;
+      io.log.append(batches);
+      this.#completeParkedFetches();
+      if (fsyncMs > 0) this.#writeTimer = io.host.schedule(fsyncMs, () => io.guarded(flushed), 'raft.flush');
+      else flushed();
+    };
     this.#writingRecords = records;
-    this.#writeTimer = io.host.schedule(
-      writeMs,
-      () =>
-        io.guarded(() => {
-          this.#writeTimer = undefined;
-          this.#writingRecords = 0;
-          if (io.leader !== this) return;
-          io.log.append(batches);
-          this.#flushLog();
-          if (this.#pending.length > 0 && !this.#drainTimer) this.#scheduleDrain();
-        }),
-      'raft.write',
-    );
+    this.#writeTimer =
+      appendMs > 0 ? io.host.schedule(appendMs, () => io.guarded(appended), 'raft.write') : undefined;
+    if (appendMs <= 0) appended();
   }
 
   #flushLog(): void {

@@ -5,8 +5,7 @@
  * records take offsets that readers never see.
  */
 
-import { freeze } from 'immer';
-import type { LogEntry, MetadataLog, MetadataRecord } from '../metadata/index.ts';
+import { frozenRecordCopy, type LogEntry, type MetadataLog, type MetadataRecord } from '../metadata/index.ts';
 import { KafkaError } from '../protocol/index.ts';
 import type { RaftClient } from './raft-client.ts';
 
@@ -33,7 +32,7 @@ export class RaftMetadataLog implements MetadataLog {
       );
     }
     // Copied and frozen so later edits by the writer cannot change what replayers read.
-    return this.client.append(records.map((r) => freeze(structuredClone(r), true)));
+    return this.client.append(records.map((r) => frozenRecordCopy(r)));
   }
 
   get endOffset(): number {

@@ -7,10 +7,18 @@ import { PartitionLog } from './partition-log.ts';
 
 export class SharedStorage {
   private readonly logs = new Map<string, PartitionLog>();
+  /** `topicId:partition` strings, made once per partition (the checks look logs up after every event). */
+  private readonly keys = new Map<string, string[]>();
+
+  private key(topicId: string, partition: number): string {
+    let keys = this.keys.get(topicId);
+    if (!keys) this.keys.set(topicId, (keys = []));
+    return (keys[partition] ??= `${topicId}:${partition}`);
+  }
 
   /** The partition's log, created empty on first open. */
   open(topicId: string, topic: string, partition: number): PartitionLog {
-    const key = `${topicId}:${partition}`;
+    const key = this.key(topicId, partition);
     let log = this.logs.get(key);
     if (!log) {
       log = new PartitionLog(topic, partition);
@@ -20,12 +28,13 @@ export class SharedStorage {
   }
 
   get(topicId: string, partition: number): PartitionLog | undefined {
-    return this.logs.get(`${topicId}:${partition}`);
+    return this.logs.get(this.key(topicId, partition));
   }
 
   /** Deletes a topic's data (after DeleteTopics). */
   deleteTopic(topicId: string): void {
     for (const key of [...this.logs.keys()]) if (key.startsWith(`${topicId}:`)) this.logs.delete(key);
+    this.keys.delete(topicId);
   }
 
   /** Every stored partition log (for checks and reports). */

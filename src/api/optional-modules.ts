@@ -10,6 +10,12 @@
 
 import type { DetectReport } from '../../models/balancer/index.ts';
 import type { Broker } from '../../models/broker/index.ts';
+import {
+  type ConsumerGroup,
+  type ConsumerMemberState,
+  type PartitionAssignment,
+  partitionsOf,
+} from '../../models/group/index.ts';
 import type { Lake, LakeHttpApi } from '../../models/lake/index.ts';
 import type { GroupStateName } from '../format/index.ts';
 import { notImplemented } from './errors.ts';
@@ -22,6 +28,22 @@ export interface GroupMemberInfo {
   /** As the coordinator reports it, e.g. `/127.0.0.1`. */
   host: string;
   assignment: { topic: string; partition: number }[];
+  /** A consumer-protocol (KIP-848) member's reconciliation; absent for a classic member. */
+  consumer?: ConsumerMemberInfo;
+}
+
+type TopicPartition = { topic: string; partition: number };
+
+/**
+ * Where a consumer-protocol member stands (Kafka's ConsumerGroupMember): its epoch, its MemberState, the target
+ * the coordinator's assignor gave it, and the partitions it was told to give up and has not yet confirmed.
+ * `assignment` (beside it) is what it owns now; target minus assignment is what it waits for (held by others).
+ */
+export interface ConsumerMemberInfo {
+  memberEpoch: number;
+  state: ConsumerMemberState;
+  target: TopicPartition[];
+  pendingRevocation: TopicPartition[];
 }
 
 export interface GroupInfo {
@@ -32,6 +54,10 @@ export interface GroupInfo {
   assignor: string;
   /** The generation (classic protocol; bumped by every rebalance), null without a group. */
   generation: number | null;
+  /** The group's protocol, as ListGroups' GroupType names it: classic (JoinGroup/SyncGroup) or consumer (KIP-848). */
+  type: 'classic' | 'consumer';
+  /** A consumer-protocol group's group epoch and the epoch of its target assignment; null for a classic group. */
+  epochs: { group: number; assignment: number } | null;
   /** A group without a protocol type that only commits offsets (the admin client's "simple" group). */
   isSimple: boolean;
   coordinator: { id: number; host: string; port: number };
@@ -75,27 +101,55 @@ export function groupsOf(world: World): GroupsProvider {
       if (!group && (!committed || committed.size === 0)) return undefined;
       const d = group?.describe();
       const reg = cluster.image.brokers[id];
+      const consumerGroup = group && 'groupEpoch' in group ? group : undefined;
       return {
         groupId,
         state: (d?.groupState ?? 'Empty') as GroupStateName,
         assignor: d?.protocolData ?? '',
         // A consumer-protocol group's counterpart of the generation is its group epoch.
         generation: group ? ('generationId' in group ? group.generationId : group.groupEpoch) : null,
+        type: consumerGroup ? 'consumer' : 'classic',
+        epochs: consumerGroup
+          ? { group: consumerGroup.groupEpoch, assignment: consumerGroup.assignmentEpoch }
+          : null,
         isSimple: (d?.protocolType ?? '') === '',
         coordinator: { id, host: reg?.host ?? '', port: reg?.port ?? -1 },
-        members: (d?.members ?? []).map((m) => ({
-          consumerId: m.memberId,
-          groupInstanceId: m.groupInstanceId,
-          clientId: m.clientId,
-          host: m.clientHost,
-          assignment: (m.assignment ?? []).map((tp) => ({ topic: tp.topic, partition: tp.partition })),
-        })),
+        members: (d?.members ?? []).map((m) => {
+          const reconciling = consumerGroup && consumerMemberOf(consumerGroup, m.memberId, broker);
+          return {
+            consumerId: m.memberId,
+            groupInstanceId: m.groupInstanceId,
+            clientId: m.clientId,
+            host: m.clientHost,
+            assignment: (m.assignment ?? []).map((tp) => ({ topic: tp.topic, partition: tp.partition })),
+            ...(reconciling ? { consumer: reconciling } : {}),
+          };
+        }),
         offsets: [...(committed ?? new Map<string, number>())].map(([key, offset]) => {
           const i = key.lastIndexOf('\u0000');
           return { topic: key.slice(0, i), partition: Number(key.slice(i + 1)), committedOffset: offset };
         }),
       };
     },
+  };
+}
+
+/** A consumer-protocol member's epoch, state, target and pending revocation, topics by name. */
+function consumerMemberOf(
+  group: ConsumerGroup,
+  memberId: string,
+  broker: Broker,
+): ConsumerMemberInfo | undefined {
+  const m = group.members.get(memberId);
+  if (!m) return undefined;
+  const names = broker.image.topicNamesById;
+  const named = (a: PartitionAssignment | undefined): TopicPartition[] =>
+    a ? [...partitionsOf(a)].map(([t, partition]) => ({ topic: names[t] ?? t, partition })) : [];
+  return {
+    memberEpoch: m.memberEpoch,
+    state: m.state,
+    target: named(group.targetAssignment.get(memberId)),
+    pendingRevocation: named(m.partitionsPendingRevocation),
   };
 }
 

@@ -41,9 +41,6 @@ export interface RequestLog {
   entries: RequestLogEntry[];
 }
 
-/** Limits on what one world may hold (the CLI and scenario loads are checked against them). */
-export const WORLD_LIMITS = { maxBrokers: 64 } as const;
-
 /** Limits on the request log (docs/security.md): past them, changes are refused rather than left out. */
 export const REQUEST_LOG_LIMITS = {
   /** Bytes of normalised requests (as JSON) one log holds. */

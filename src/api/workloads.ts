@@ -5,9 +5,8 @@
 // Facts: ProducerPerformance.java / ConsumerPerformance.java through src/format. The Workload base class, the
 // output chunks and the registry are in workload.ts.
 import type {
+  AnyConsumer,
   ClientFlavour,
-  Consumer,
-  ConsumerConfigInput,
   GroupConsumerConfigInput,
   Producer,
   ProducerConfigInput,
@@ -15,6 +14,7 @@ import type {
 import {
   ConsumerPerfWorkload,
   consumerConfig,
+  groupConsumerConfig,
   ProducerPerfWorkload,
   producerConfig,
   SteadyLoad,
@@ -329,12 +329,13 @@ export interface ConsumerSpec {
   /** Assign mode only: the partitions to read (default all). */
   partitions?: number[];
   flavour?: ClientFlavour;
-  config?: ConsumerConfigInput;
+  /** The consumer's config; the group keys (group.protocol...) only for a group member. */
+  config?: GroupConsumerConfigInput;
 }
 
 /** A consumer reading a topic: a group member, or in assign mode (a scenario's `clients.consumers`). */
 export class ConsumerRun extends Workload {
-  private consumer: Consumer | undefined;
+  private consumer: AnyConsumer | undefined;
   readonly done = false;
 
   constructor(
@@ -343,7 +344,8 @@ export class ConsumerRun extends Workload {
   ) {
     super(name, 'consumer', spec.topic);
     try {
-      consumerConfig(spec.flavour ?? 'java', spec.config ?? {});
+      if (spec.group !== undefined) groupConsumerConfig(spec.flavour ?? 'java', spec.group, spec.config);
+      else consumerConfig(spec.flavour ?? 'java', spec.config ?? {});
     } catch (e) {
       throw badRequest((e as Error).message);
     }
@@ -356,7 +358,7 @@ export class ConsumerRun extends Workload {
         groupId: this.spec.group,
         topics: [this.spec.topic],
         flavour,
-        ...(this.spec.config ? { config: this.spec.config as GroupConsumerConfigInput } : {}),
+        ...(this.spec.config ? { config: this.spec.config } : {}),
       });
       return;
     }

@@ -26,7 +26,7 @@ export function validateCommand(argv: string[], io: CliIO): number {
     const n = (list: unknown[] | undefined, what: string) =>
       `${list?.length ?? 0} ${what}${list?.length === 1 ? '' : 's'}`;
     io.stdout(
-      `${file}: valid scenario '${spec.name}' (${loaded.brokerIds.length} brokers, ${n(spec.timeline, 'step')}, ${n(spec.expectations, 'expectation')})\n`,
+      `${file}: valid scenario '${spec.name}' (${spec.raftTestServer ? `${Object.keys(spec.raftTestServer.properties).length} Raft test servers` : `${loaded.brokerIds.length} brokers`}, ${n(spec.timeline, 'step')}, ${n(spec.expectations, 'expectation')})\n`,
     );
     return 0;
   } catch (e) {

@@ -11,6 +11,7 @@ import { AutoBalancer, AutoBalancerMetricsReporter, decisionLogLines } from '../
 import { Broker, DataPlaneInvariants } from '../../models/broker/index.ts';
 import {
   AdminClient,
+  type AnyConsumer,
   type ClientFlavour,
   Consumer,
   type ConsumerConfigInput,
@@ -95,7 +96,7 @@ export class Cluster {
   /** Who was active when: for leader-change counts and the time without an active controller. */
   readonly #activity = new ControllerActivity();
   private readonly trackers = new Map<string, DeliveryTracker>();
-  private readonly clients = new Map<string, Producer | Consumer>();
+  private readonly clients = new Map<string, Producer | AnyConsumer>();
   /** Group members created per group id (Java's default client.id counts them: consumer-<group>-<n>). */
   private readonly groupMemberCounts = new Map<string, number>();
   private readonly lakeOptions: LakeOptions | undefined;

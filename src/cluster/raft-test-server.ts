@@ -7,7 +7,14 @@
 import { type ClientFlavour, Producer, type ProducerConfigInput } from '../../models/clients/index.ts';
 import { ProducerPerfWorkload } from '../../models/clients/producer-perf.ts';
 import { brokerNodeId } from '../../models/protocol/index.ts';
-import { parseQuorumVoters, type QuorumConfig, RAFT_TOPIC, TestRaftServer } from '../../models/raft/index.ts';
+import {
+  parseQuorumVoters,
+  type QuorumConfig,
+  type QuorumMember,
+  RAFT_TOPIC,
+  registerRaftInvariants,
+  TestRaftServer,
+} from '../../models/raft/index.ts';
 import { type Distribution, Simulation } from '../../models/sim/index.ts';
 import { formatVerifiableProducerEvent } from '../format/index.ts';
 import { attachProducerLog, type PerfProducerReport, reportProducerPerf } from './reporters.ts';
@@ -139,6 +146,19 @@ export class RaftTestServerCluster {
         }),
       );
     }
+    // The checks of Kafka's RaftEventSimulationTest over the voters, after every event (KAFKA-10533's test).
+    const members: QuorumMember[] = [...this.servers.values()].map((server) => ({
+      replicaId: server.replicaId,
+      get up() {
+        return server.up;
+      },
+      raft: server.raft,
+    }));
+    registerRaftInvariants(
+      this.sim,
+      () => members,
+      voters.map((v) => v.id),
+    );
   }
 
   readonly print = (line: string): void => {

@@ -130,5 +130,11 @@ export function javaDate(epochMs: number, pattern: string): string {
 
 /** log4j's default `%d` (ISO8601 without the T): `yyyy-MM-dd HH:mm:ss,SSS`, as Kafka's tools-log4j prints it. */
 export function log4jTimestamp(epochMs: number): string {
-  return javaDate(epochMs, 'yyyy-MM-dd HH:mm:ss,SSS');
+  const d = new Date(epochMs);
+  const year = d.getUTCFullYear();
+  // Cut from toISOString (`yyyy-MM-ddTHH:mm:ss.SSSZ` for years 0-9999): one call instead of a pattern replace, as
+  // a run can print a WARN line for each of thousands of retried batches. Other years: the general formatter.
+  if (!(year >= 0 && year <= 9999)) return javaDate(epochMs, 'yyyy-MM-dd HH:mm:ss,SSS');
+  const iso = d.toISOString();
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)},${iso.slice(20, 23)}`;
 }

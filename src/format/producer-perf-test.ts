@@ -8,7 +8,7 @@
 // The final line prints records/sec with `%f` (six decimals), as ProducerPerformance.printTotal does in every
 // version checked, not `%.1f` as the window lines do.
 
-import { Errors, type FailureName, kafkaError } from '../../models/protocol/index.ts';
+import { ERRORS_PACKAGE, Errors, type FailureName } from '../../models/protocol/index.ts';
 import { FormatInputError } from './format-input-error.ts';
 import { javaFormat, log4jTimestamp } from './java-format.ts';
 
@@ -109,12 +109,35 @@ export function latencyPercentiles(
 }
 
 /**
+ * latencyPercentiles of samples given as a histogram (sample value -> how many samples have it): the same values,
+ * since only the multiset of samples matters, at the cost of sorting the distinct values instead of every sample.
+ */
+export function histogramPercentiles(
+  counts: ReadonlyMap<number, number>,
+  ps: readonly number[] = [0.5, 0.95, 0.99, 0.999],
+): number[] {
+  let size = 0;
+  for (const c of counts.values()) size += c;
+  const values = Float64Array.from(counts.keys()).sort();
+  return ps.map((p) => {
+    const rank = Math.trunc(p * size);
+    let below = 0;
+    for (const v of values) {
+      below += counts.get(v)!;
+      if (rank < below) return v;
+    }
+    return 0;
+  });
+}
+
+/**
  * The tool's Stats object on the virtual clock: feed every acknowledged record, get back the window line
  * when Stats would print one, and the final line at the end. Deterministic: time comes from the caller.
  */
 export class ProducerPerfStats {
   private readonly every: number;
-  private readonly samples: number[] = [];
+  /** The latency samples Stats keeps, as a histogram (latency -> samples): a run of records shares one latency. */
+  private readonly samples = new Map<number, number>();
   private iteration = 0;
   private count = 0;
   private bytes = 0;
@@ -157,8 +180,11 @@ export class ProducerPerfStats {
     this.maxLatency = Math.max(this.maxLatency, latencyMs);
     // Records iteration .. iteration+count-1; those at a multiple of `every` are sampled.
     const end = this.iteration + count;
-    for (let i = Math.ceil(this.iteration / this.every) * this.every; i < end; i += this.every)
-      this.samples.push(latencyMs);
+    const first = Math.ceil(this.iteration / this.every) * this.every;
+    if (first < end) {
+      const sampled = Math.floor((end - 1 - first) / this.every) + 1;
+      this.samples.set(latencyMs, (this.samples.get(latencyMs) ?? 0) + sampled);
+    }
     this.iteration = end;
     // The first record ends the window when it is due; the others start the next one.
     this.addToWindow(latencyMs, 1, bytes);
@@ -194,7 +220,7 @@ export class ProducerPerfStats {
 
   /** The final summary line, as printTotal at `nowMs`. */
   total(nowMs: number): string {
-    const [p50, p95, p99, p999] = latencyPercentiles(this.samples) as [number, number, number, number];
+    const [p50, p95, p99, p999] = histogramPercentiles(this.samples) as [number, number, number, number];
     return formatProducerPerfTotal({
       records: this.count,
       bytes: this.bytes,
@@ -257,7 +283,9 @@ export function formatInvalidMetadataWarn(v: ProduceErrorView): string | null {
         'topic-partition may not exist or the user may not have Describe access to it',
     );
   }
-  const exception = kafkaError(v.error, v.errorMessage ?? undefined).toString();
+  // The exception's toString (KafkaError's), without constructing an Error (and capturing its stack) per line.
+  const entry = Errors[v.error];
+  const exception = `${ERRORS_PACKAGE}.${entry.exceptionClass}: ${v.errorMessage ?? entry.message}`;
   return senderLine(
     v,
     `Received invalid metadata error in produce request on partition ${tp} due to ${exception} Going to request metadata update now`,

@@ -11,15 +11,26 @@ export function latencyBucket(ms: number): number {
 }
 
 export class LatencyHistogram {
-  private readonly counts = new Map<number, number>();
+  /**
+   * Buckets below 1 s by their value in tenths of a ms (small integers: no number is boxed to count a run), and
+   * the buckets from 1 s up by their value.
+   */
+  private readonly tenths = new Map<number, number>();
+  private readonly large = new Map<number, number>();
   count = 0;
   sum = 0;
   max = 0;
 
   add(ms: number, weight = 1): void {
     if (weight <= 0) return;
-    const b = latencyBucket(ms);
-    this.counts.set(b, (this.counts.get(b) ?? 0) + weight);
+    // latencyBucket's arithmetic, with the value times ten as the key below 1 s (key / 10 is that value exactly).
+    if (!(ms >= 1000)) {
+      const key = !(ms > 0) ? 0 : ms < 10 ? Math.round(ms * 10) : Math.round(ms) * 10;
+      this.tenths.set(key, (this.tenths.get(key) ?? 0) + weight);
+    } else {
+      const b = latencyBucket(ms);
+      this.large.set(b, (this.large.get(b) ?? 0) + weight);
+    }
     this.count += weight;
     this.sum += ms * weight;
     if (ms > this.max) this.max = ms;
@@ -28,15 +39,19 @@ export class LatencyHistogram {
   /** The latency below which `q` (0..1) of the records fall; undefined when nothing was recorded. */
   percentile(q: number): number | undefined {
     if (this.count === 0) return undefined;
-    const keys = [...this.counts.keys()].sort((a, b) => a - b);
+    // Every bucket below 1 s sorts before every bucket from 1 s up.
+    const buckets: [number, number][] = [
+      ...[...this.tenths].map(([k, n]): [number, number] => [k / 10, n]).sort((a, b) => a[0] - b[0]),
+      ...[...this.large].sort((a, b) => a[0] - b[0]),
+    ];
     // Nearest-rank: the smallest bucket whose cumulative count reaches q of the total.
     const rank = Math.max(1, Math.ceil(q * this.count));
     let seen = 0;
-    for (const k of keys) {
-      seen += this.counts.get(k)!;
+    for (const [k, n] of buckets) {
+      seen += n;
       if (seen >= rank) return k;
     }
-    return keys[keys.length - 1];
+    return buckets[buckets.length - 1]![0];
   }
 
   get mean(): number | undefined {

@@ -5,7 +5,7 @@
 // Sampling needs a call after events: the kernel's passive after-event hook (sim.onAfterEvent). A timer would add
 // events to the queue and could move the moment a waitUntil sees its condition, i.e. change the run. Between two
 // events nothing changes, so sampling at the first event after a sample time sees the state of that time.
-import type { Consumer, DeliveryResult, Producer, ProducerEvent } from '../../models/clients/index.ts';
+import type { AnyConsumer, DeliveryResult, Producer, ProducerEvent } from '../../models/clients/index.ts';
 import { GroupSinkConsumer, type IngestService } from '../../models/lake/index.ts';
 import type { MetadataImage } from '../../models/metadata/index.ts';
 import type { TraceEvent } from '../../models/sim/index.ts';
@@ -87,7 +87,7 @@ export class RunRecorder {
   private lastSampleAt = 0;
   private nextSampleAt = 0;
   private readonly producers = new Map<string, { producer: Producer; state: ProducerState }>();
-  private readonly consumers = new Map<string, Consumer>();
+  private readonly consumers = new Map<string, AnyConsumer>();
   private readonly lastAssignment = new Map<string, string>();
   private readonly assignments: AssignmentChange[] = [];
   private readonly lag: Record<string, (number | null)[]> = {};

@@ -265,19 +265,29 @@ export class ScenarioClients {
   }
 
   /** A group's Stable members: distinct partitions owned (-1 when one is owned twice), the fewest per member. */
-  groupStats(name: string): Record<'assigned' | 'perMember' | 'members', number> {
+  groupStats(name: string): Record<'assigned' | 'perMember' | 'members' | 'unowned' | 'spread', number> {
     const h = this.handle(name);
     const members = h.kind === 'group' ? (h.members ?? []).filter((m) => m.up) : [];
     const stable = members.filter((m) => m.memberState === 'Stable');
     const owned = stable.flatMap((m) => m.ownedPartitions().map((tp) => `${tp.topic}-${tp.partition}`));
-    const distinct = new Set(owned).size;
+    const distinct = new Set(owned);
     const counts = stable.map((m) => m.ownedPartitions().length);
+    const allStable = stable.length === members.length && counts.length > 0;
     // perMember holds for every member only if all are Stable: report the smallest, or -1 while any is not.
-    const perMember =
-      stable.length === members.length && counts.length > 0 && Math.min(...counts) === Math.max(...counts)
-        ? counts[0]!
-        : -1;
-    return { assigned: distinct === owned.length ? distinct : -1, perMember, members: stable.length };
+    const perMember = allStable && Math.min(...counts) === Math.max(...counts) ? counts[0]! : -1;
+    // The group's topic's partitions in the metadata image that no Stable member owns (new ones count at once).
+    const topicName = h.kind === 'group' ? h.spec.topic : undefined;
+    const topic = topicName !== undefined ? this.cluster.image.topics[topicName] : undefined;
+    let unowned = 0;
+    for (let p = 0; p < (topic?.partitions.length ?? 0); p++)
+      if (!distinct.has(`${topicName}-${p}`)) unowned++;
+    return {
+      assigned: distinct.size === owned.length ? distinct.size : -1,
+      perMember,
+      members: stable.length,
+      unowned,
+      spread: allStable ? Math.max(...counts) - Math.min(...counts) : -1,
+    };
   }
 
   /** The running ingest service of that name (an error when it is not one, or has not started). */

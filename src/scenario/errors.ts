@@ -14,6 +14,8 @@ export interface ScenarioIssue {
   message: string;
   /** The source line the problem is on (for a caret under the column), when known. */
   excerpt?: string;
+  /** A YAML syntax error: the text does not parse, so the problem is at a line and column, not at a path. */
+  syntax?: true;
 }
 
 /** Renders a path (string keys and array indices) in --set syntax; keys with dots are bracketed and quoted. */
@@ -30,8 +32,9 @@ export function formatPath(path: readonly (string | number)[]): string {
 export function formatIssue(issue: ScenarioIssue): string {
   const where =
     issue.line !== undefined ? `${issue.source}:${issue.line}:${issue.column ?? 1}` : `${issue.source}`;
-  // A problem with the file as a whole (it cannot be read) has neither a position nor a path.
-  if (issue.path === '' && issue.line === undefined) return `${where}: ${issue.message}`;
+  // A problem with the file as a whole (it cannot be read) has neither a position nor a path; a syntax error has
+  // a position and no path (the text around it is not yet a document).
+  if (issue.syntax || (issue.path === '' && issue.line === undefined)) return `${where}: ${issue.message}`;
   const path = issue.path === '' ? '(document)' : issue.path;
   return `${where}: ${path}: ${issue.message}`;
 }

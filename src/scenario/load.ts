@@ -34,13 +34,21 @@ export interface LoadedScenario {
 
 /** Reads and validates a scenario file. Throws ScenarioError. */
 export function loadScenarioFile(file: string, options: LoadOptions = {}): LoadedScenario {
-  let text: string;
+  return loadScenarioFileText(readScenarioFile(file), file, options);
+}
+
+/** A scenario file's text. Throws ScenarioError when it cannot be read. */
+export function readScenarioFile(file: string): string {
   try {
-    text = readInputFile(file);
+    return readInputFile(file);
   } catch (e) {
     if (!(e instanceof InputFileError)) throw e;
     throw new ScenarioError([{ source: file, path: '', message: e.message }]);
   }
+}
+
+/** Validates the text read from `file` (relative `file:` references resolve from its folder). Throws ScenarioError. */
+export function loadScenarioFileText(text: string, file: string, options: LoadOptions = {}): LoadedScenario {
   return loadScenarioText(text, file, { baseDir: dirname(resolve(file)), ...options });
 }
 

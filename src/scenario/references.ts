@@ -18,6 +18,7 @@ import { FormatInputError, parseReassignmentJson, type ReassignmentJson } from '
 import { checkCondition, checkMetric } from './conditions/index.ts';
 import { didYouMean, type ScenarioIssue } from './errors.ts';
 import { InputFileError, readInputFile } from './input-file.ts';
+import { checkRaftTestServer } from './raft-test-server-checks.ts';
 import type { ClientKind, StepChecks } from './reference-checks.ts';
 import { stringify } from './setup.ts';
 import type { DocPath, ScenarioSource } from './source.ts';
@@ -62,6 +63,8 @@ export function checkReferences(
       ['startTime'],
       `startTime ${JSON.stringify(spec.startTime)} is not a date: write it as 2024-06-01T09:30:00Z (ISO 8601 with a zone) or epoch milliseconds`,
     );
+
+  checkRaftTestServer(spec, report);
 
   // ---- cluster ------------------------------------------------------------------------------------------------
   if (Array.isArray(spec.cluster?.brokers)) {

@@ -18,11 +18,13 @@ import {
 } from './conditions/index.ts';
 import { ErrorWindows } from './error-windows.ts';
 import { type LoadedScenario, loadScenarioFile, loadScenarioObject } from './load.ts';
+import { RaftTestServerRun } from './raft-test-server-run.ts';
+import { expectationResult, scenarioResult, stepRecords, timelineFailure } from './run-parts.ts';
 import { clusterOptionsOf, setUpScenarioCluster } from './setup.ts';
 import { scenarioFileOf } from './shipped.ts';
+import { sqlOutput } from './sql-output.ts';
 import type { StepRecord } from './step-record.ts';
 import {
-  actionOf,
   describeStep,
   executeStep,
   type StepDescribe,
@@ -139,6 +141,7 @@ export function runScenario(
     throw new Error(
       `scenario '${loaded.spec.name}' queries the Lake with SQL (print: {sql} or a sql expectation), which DuckDB answers asynchronously: run it with runScenarioAsync (as \`kafkasim run\` does)`,
     );
+  if (loaded.spec.raftTestServer) return new RaftTestServerRun(loaded, options).execute();
   return new Run(loaded, options).execute();
 }
 
@@ -169,6 +172,7 @@ export async function runScenarioAsync(
 ): Promise<ScenarioResult> {
   const wallStart = performance.now();
   const loaded = load(input, options);
+  if (loaded.spec.raftTestServer) return new RaftTestServerRun(loaded, options).execute();
   const held: (() => Promise<void> | void)[] = [];
   let holding = false;
   const { out, onStep } = options;
@@ -214,26 +218,6 @@ export async function runScenarioAsync(
   // The wall time includes DuckDB's answers (loading it, applying the writes, the queries).
   result.wallMs = performance.now() - wallStart;
   return result;
-}
-
-/** A query's answer as a client prints it: the column names, the rows aligned under them, the row count. */
-function sqlOutput(a: { ok: LakeQueryResult } | { err: Error }): string[] {
-  if ('err' in a) return [`ERROR: ${a.err.message}`];
-  const { columns, rows } = a.ok;
-  if (columns.length === 0) return [`(${a.ok.rowsChanged} rows affected)`];
-  const cells = [columns.map((c) => c.name), ...rows.map((r) => r.map((v) => v ?? 'NULL'))];
-  const widths = columns.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
-  const line = (r: readonly string[]) =>
-    r
-      .map((v, i) => v.padEnd(widths[i]!))
-      .join('  ')
-      .trimEnd();
-  return [
-    line(cells[0]!),
-    line(widths.map((w) => '-'.repeat(w))),
-    ...cells.slice(1).map(line),
-    `(${rows.length} row${rows.length === 1 ? '' : 's'})`,
-  ];
 }
 
 function isLoaded(x: object): x is LoadedScenario {
@@ -310,18 +294,7 @@ class Run {
         (p) => clients.producerOf(p),
       );
     }
-    this.records.push(
-      ...this.spec.timeline.map(
-        (s, index): StepRecord => ({
-          index,
-          label: s.label,
-          action: actionOf(s),
-          start: undefined,
-          end: undefined,
-          status: 'skipped',
-        }),
-      ),
-    );
+    this.records.push(...stepRecords(this.spec));
     for (const r of this.records) if (r.label !== undefined) this.labelled.set(r.label, r);
 
     this.guard('setup', () => this.setup());
@@ -329,44 +302,21 @@ class Run {
     this.clients.settle();
 
     const ctx = this.evalContext();
-    const expectations: ExpectationResult[] = (this.spec.expectations ?? []).map((e, index) => {
-      try {
-        if (e.sql) return this.sqlExpectation(e, index);
-        const o = evaluate(e, ctx);
-        return { name: e.name, passed: o.passed, expected: o.expected, actual: o.actual };
-      } catch (err) {
-        return {
-          name: e.name,
-          passed: false,
-          expected: 'a measurable condition',
-          actual: `error: ${(err as Error).message}`,
-        };
-      }
-    });
-    if (this.error !== undefined) {
-      expectations.push({
-        name: 'timeline completed',
-        passed: false,
-        expected: 'every step runs without error',
-        actual: this.error,
-      });
-    }
-    const metrics = this.metrics(ctx);
-    const sim = this.cluster.sim;
-    return {
-      scenario: this.spec.name,
+    const expectations: ExpectationResult[] = (this.spec.expectations ?? []).map((e, index) =>
+      expectationResult(e.name, () => (e.sql ? this.sqlExpectation(e, index) : evaluate(e, ctx))),
+    );
+    if (this.error !== undefined) expectations.push(timelineFailure(this.error));
+    return scenarioResult({
+      spec: this.spec,
       seed: this.seed,
-      passed: expectations.every((e) => e.passed),
+      sim: this.cluster.sim,
+      wallStart,
       expectations,
-      metrics,
-      virtualMs: sim.now,
-      wallMs: performance.now() - wallStart,
-      events: sim.eventCount,
-      traceHash: sim.trace.hash,
+      metrics: this.metrics(ctx),
       output: this.output,
       steps: this.records,
-      ...(this.error !== undefined ? { error: this.error } : {}),
-    };
+      error: this.error,
+    });
   }
 
   private askLake(query: string): SqlSlot['answer'] {
@@ -411,6 +361,7 @@ class Run {
       ...(this.errorWindows ? { errorWindows: this.errorWindows } : {}),
       ...(traces ? { traces } : {}),
       t0: this.t0,
+      output: this.output,
     };
   }
 

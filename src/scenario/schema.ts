@@ -55,7 +55,7 @@ function clusterConfigProperties(): Record<string, Schema> {
     'kafkasim.raft.append.ms':
       ' How long a batch takes to reach the log (page-cache write), on the leader after its accumulator drains and on a follower after each Fetch answer.',
     'kafkasim.raft.fsync.ms':
-      ' With flush.enable true: how long a flush (fsync) takes; the leader counts and serves the records only after it, a voter fetches again only after it.',
+      ' With flush.enable true: how long a flush (fsync) takes; the leader answers parked fetches before it and counts the records only after it, a voter fetches again only after it.',
     'kafkasim.raft.os.writeback.ms':
       ' With flush.enable false: how often the OS flusher wakes (vm.dirty_writeback_centisecs, 500 = 5 s).',
     'kafkasim.raft.os.dirty.expire.ms':
@@ -404,6 +404,34 @@ export function buildScenarioSchema(): Schema {
           ),
         }),
         'The simulated cluster: brokers (and racks), storage mode, server.properties, network latency.',
+      ),
+      raftTestServer: withDescription(
+        object(
+          {
+            properties: {
+              type: 'object',
+              title: 'a mapping of properties file names to their text',
+              description:
+                'One file per server, as `bin/test-raft-server-start.sh config/raft-quorum-N.properties` reads it: `broker.id` (or `node.id`), `listeners`, `quorum.voters` (or `controller.quorum.voters`), `log.dirs`; other keys (`zookeeper.connect`, `verbose`) are accepted and ignored, as the server does.',
+              minProperties: 1,
+              additionalProperties: { type: 'string' },
+            },
+            configs: {
+              type: 'object',
+              title: 'a mapping of quorum settings to values',
+              description:
+                'controller.quorum.* and kafkasim.raft.* settings of every server (kafkasim.raft.append.ms, kafkasim.raft.fsync.ms, kafkasim.raft.flush.enable...).',
+              additionalProperties: ref('configValue'),
+            },
+            latency: {
+              title: 'a duration or a latency distribution',
+              description: 'Network latency between any two nodes (default 1ms).',
+              anyOf: [ref('duration'), ref('distribution')],
+            },
+          },
+          ['properties'],
+        ),
+        "Kafka's Raft test server (kafka.tools.TestRaftServer) instead of a cluster: a quorum that serves its Raft log as __cluster_metadata-0 to the verifiableProducer and producerPerfTest steps. Such a scenario has no cluster, topics, clients or faults; its steps are those two and run; its conditions output and invariants, its metrics output.",
       ),
       topics: {
         type: 'array',

@@ -6,13 +6,15 @@ import { brokerDefaults } from '../../models/broker/index.ts';
 import { type ControllerConfig, DEFAULT_CONTROLLER_CONFIG } from '../../models/controller/index.ts';
 import { configMap } from '../../models/metadata/index.ts';
 import { DEFAULT_QUORUM_CONFIG, type QuorumConfig } from '../../models/raft/index.ts';
-import { type Distribution, parseDuration } from '../../models/sim/index.ts';
+import { parseDuration } from '../../models/sim/index.ts';
 import {
   type Cluster,
   type ClusterOptions,
   type StartupSetting,
   startupDistribution,
 } from '../cluster/index.ts';
+import { ScenarioError } from './errors.ts';
+import { latencyOf } from './run-parts.ts';
 import { startTimeOf } from './start-time.ts';
 import { StepFailure } from './steps/step.ts';
 import type { ClusterSpec, ConfigValue, ScenarioSpec, TopicSpec } from './types.ts';
@@ -65,6 +67,14 @@ export function setUpScenarioCluster(cluster: Cluster, spec: ScenarioSpec): void
 
 /** Splits server.properties into the model's typed broker and controller settings plus static broker configs. */
 export function clusterOptionsOf(spec: ScenarioSpec, seed: number | string): ClusterOptions {
+  if (spec.raftTestServer)
+    throw new ScenarioError([
+      {
+        source: spec.name,
+        path: 'raftTestServer',
+        message: `scenario '${spec.name}' is a quorum of Raft test servers, not a cluster: run it with \`kafkasim run\` (or sweep it)`,
+      },
+    ]);
   const c: ClusterSpec = spec.cluster ?? {};
   const brokerConfig: Record<string, unknown> = {};
   const controllerConfig: Record<string, unknown> = {};
@@ -94,12 +104,7 @@ export function clusterOptionsOf(spec: ScenarioSpec, seed: number | string): Clu
       controllerConfig[key] = typed((DEFAULT_CONTROLLER_CONFIG as Record<string, unknown>)[key], value);
     if (!key.startsWith('kafkasim.')) serverProperties[key] = String(value);
   }
-  const latency: Distribution | undefined =
-    c.latency === undefined
-      ? undefined
-      : typeof c.latency === 'string'
-        ? { kind: 'constant', ms: parseDuration(c.latency) }
-        : c.latency;
+  const latency = latencyOf(c.latency);
   const startTime = spec.startTime === undefined ? undefined : startTimeOf(spec.startTime);
   return {
     seed,

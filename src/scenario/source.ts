@@ -1,7 +1,7 @@
 // A scenario's source: the YAML document with the position of every node, so that any problem found later
 // (schema, references, --set overrides) can point at file:line:column. Overrides from `--set path=value` are
 // applied to the document itself and remembered, so problems in what they set point at the flag instead.
-import { Document, isMap, isPair, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
+import { Document, isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from 'yaml';
 import { FORBIDDEN_CONFIG_NAMES } from '../../models/metadata/index.ts';
 import { formatPath, ScenarioError, type ScenarioIssue } from './errors.ts';
 
@@ -82,7 +82,7 @@ export class ScenarioSource {
       if (!(e instanceof RangeError)) throw e;
       return {
         source: new ScenarioSource(name, new Document(null), undefined, undefined),
-        issues: [{ source: name, path: '', message: 'invalid YAML: nested too deeply' }],
+        issues: [{ source: name, path: '', message: 'invalid YAML: nested too deeply', syntax: true }],
       };
     }
     const source = new ScenarioSource(name, doc, lineCounter, text);
@@ -95,7 +95,7 @@ export class ScenarioSource {
     if (first === undefined) return { source, issues: [] };
     const { line, col } = lineCounter.linePos(first.pos[0]);
     const message = `invalid YAML: ${first.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`;
-    return { source, issues: [source.issueAt(line, col, pathAtOffset(doc, first.pos[0]), message)] };
+    return { source, issues: [{ ...source.issueAt(line, col, [], message), syntax: true }] };
   }
 
   /** Wraps an object given through the library API (no positions). */
@@ -282,33 +282,6 @@ export class ScenarioSource {
 function rangeStart(node: unknown): number | undefined {
   const range = (node as Node | undefined)?.range;
   return range ? range[0] : undefined;
-}
-
-/** The path of the innermost node containing `offset` (for syntax errors). */
-function pathAtOffset(doc: Document, offset: number): DocPath {
-  const path: DocPath = [];
-  let node: unknown = doc.contents;
-  for (;;) {
-    if (isMap(node)) {
-      const pair = node.items.find((p) => {
-        const start = rangeStart(p.key);
-        const end = (p.value as Node | null)?.range?.[2] ?? (p.key as Node | null)?.range?.[2];
-        return start !== undefined && end !== undefined && offset >= start && offset <= end;
-      });
-      if (!pair || !isScalar(pair.key)) return path;
-      path.push(String(pair.key.value));
-      node = pair.value;
-    } else if (isSeq(node)) {
-      const index = node.items.findIndex((item) => {
-        const r = (item as Node | null)?.range;
-        return r != null && offset >= r[0] && offset <= r[2];
-      });
-      if (index < 0) return path;
-      path.push(index);
-      node = node.items[index];
-    } else return path;
-    if (isPair(node)) return path;
-  }
 }
 
 /** `a.b.0["x.y"]` -> segments; quoted segments are one key even with dots. Undefined when malformed. */

@@ -172,6 +172,17 @@ export interface ExpectationSpec extends Condition {
 /** A metric: one kind of the metric registry (conditions/index.ts). */
 export interface MetricSpec extends Partial<MetricValues> {}
 
+/**
+ * A quorum of Raft test servers (`bin/test-raft-server-start.sh config/raft-quorum-N.properties`) instead of a
+ * cluster: each properties file as written (file name -> text), and the quorum's controller.quorum.* and
+ * kafkasim.raft.* settings for every server.
+ */
+export interface RaftTestServerSpec {
+  properties: Record<string, string>;
+  configs?: Record<string, ConfigValue>;
+  latency?: DurationText | Distribution;
+}
+
 export interface ScenarioSpec {
   name: string;
   description?: string;
@@ -179,6 +190,8 @@ export interface ScenarioSpec {
   /** The virtual wall clock at virtual time 0 (ISO 8601 date-time with a zone, or epoch ms). */
   startTime?: string | number;
   cluster?: ClusterSpec;
+  /** A Raft test server quorum instead of a cluster (no cluster, topics, clients or faults then). */
+  raftTestServer?: RaftTestServerSpec;
   topics?: TopicSpec[];
   clients?: ClientsSpec;
   faults?: FaultsSpec;

@@ -4,6 +4,7 @@
 // of throwing, so that one bad cell does not stop the sweep.
 import { RunRecorder, whatIfMetrics } from '../report/index.ts';
 import { runScenario } from '../scenario/index.ts';
+import { ScenarioLoadCache } from '../scenario/load-cache.ts';
 import { DEFAULT_LIVELOCK_EVENTS, guardAgainstLivelock } from './livelock-guard.ts';
 import type { RunOutcome } from './sweep-document.ts';
 
@@ -21,19 +22,27 @@ export interface RunTask {
   livelockEvents?: number;
 }
 
+/** This thread's loaded scenarios: a cell's runs (one per seed) parse and validate its YAML once per thread. */
+const scenarios = new ScenarioLoadCache();
+
 export function runCell(task: RunTask): RunOutcome {
   const started = performance.now();
   const recorder = new RunRecorder();
+  // A raftTestServer scenario builds no cluster: nothing to record, only its own metrics.
+  let attached = false;
   try {
-    const result = runScenario(task.path, {
+    const result = runScenario(scenarios.load(task.path, task.set), {
       seed: task.seed,
-      set: task.set,
       onCluster: (cluster) => {
+        attached = true;
         recorder.attach(cluster);
         guardAgainstLivelock(cluster.sim, task.livelockEvents ?? DEFAULT_LIVELOCK_EVENTS);
       },
     });
-    const all = { ...whatIfMetrics(recorder.finish(result), result), ...result.metrics };
+    const all = {
+      ...(attached ? whatIfMetrics(recorder.finish(result), result) : {}),
+      ...result.metrics,
+    };
     const metrics: Record<string, number | null> = {};
     for (const m of task.metrics) metrics[m] = all[m] ?? null;
     return {

@@ -112,12 +112,14 @@ describe('the Raft test server', () => {
     expect(tool.avg_throughput).toBeLessThan(1.1);
   });
 
-  it('a write waits for the leader fsync, and with three voters for a voter fsync too', () => {
+  it('a write waits for the leader fsync, and with three voters for a voter fsync, the two overlapping', () => {
     const base = ackLatency(quorum(1));
     expect(ackLatency(quorum(1, { 'kafkasim.raft.fsync.ms': 10 })) - base).toBeCloseTo(10, 0);
     const base3 = ackLatency(quorum(3));
-    // The leader flushes, then a voter fetches, writes, flushes and fetches again before the HW moves.
-    expect(ackLatency(quorum(3, { 'kafkasim.raft.fsync.ms': 10 })) - base3).toBeGreaterThanOrEqual(20);
+    // The leader answers the parked fetches before it flushes (KafkaRaftClient.flushLeaderLog), so a voter writes and
+    // flushes while the leader does: the HW moves one fsync later, not two (it took 20 ms more when the leader
+    // served the records only after its own flush).
+    expect(ackLatency(quorum(3, { 'kafkasim.raft.fsync.ms': 10 })) - base3).toBeCloseTo(10, 0);
     // Without the flush guarantees nobody waits for a disk.
     expect(
       ackLatency(quorum(3, { 'kafkasim.raft.fsync.ms': 10, 'kafkasim.raft.flush.enable': false })),

@@ -2,7 +2,8 @@
 // file of the repository, every #anchor at a heading of the page it names, every docs page has a contents list,
 // and every command they show exists: `kafkasim <command>` is a command of the CLI and each of its `--options`
 // appears in that command's --help, a shipped scenario named by bare name is shipped, `npm run <script>` is a
-// script of package.json, and a `scripts/...` or `test/...` file they name is there.
+// script of package.json, a file they name under scripts/ test/ scenarios/ examples/ models/ src/ ui/ tools/ schema/
+// is there, and each --option given to a scripts/ file is named in that script's source.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,6 +76,23 @@ describe('README and docs: links', () => {
     expect(listed.length, `${page}: the contents list links no section`).toBeGreaterThanOrEqual(2);
   });
 
+  it('README links every docs page (the front door names the whole house)', () => {
+    const linked = new Set(links(read('README.md')).map((l) => l.target.split('#')[0]));
+    expect(DOCS.filter((d) => !linked.has(d))).toEqual([]);
+  });
+
+  // Reference, not a development log: a heading names what a section describes, never a round of work or a to-do.
+  it.each(PAGES)('%s: no heading is a round of work, a to-do or a before/after', (page) => {
+    const log = [...prose(read(page)).matchAll(/^#{1,6} +(.+)$/gm)]
+      .map((m) => m[1]!)
+      .filter((h) =>
+        /\b(first|second|third|next|last) round\b|\bnot done\b|\bto-?do\b|what changed|before and after/i.test(
+          h,
+        ),
+      );
+    expect(log).toEqual([]);
+  });
+
   it('the anchor rule is GitHub’s (repeats, punctuation, code spans)', () => {
     expect([...anchors("# A\n## The run's fingerprint\n## `models/sim` kernel\n## A\n")]).toEqual([
       'a',
@@ -88,7 +106,7 @@ describe('README and docs: links', () => {
 /** Shell lines of the pages: fenced sh/bash/console blocks (continuations joined) and inline code spans. */
 function shellLines(md: string): string[] {
   const out: string[] = [];
-  for (const m of md.matchAll(/^```(?:sh|bash|shell|console)\n([\s\S]*?)^```/gm))
+  for (const m of md.matchAll(/^```(?:sh|bash|shell|console)?\n([\s\S]*?)^```/gm))
     out.push(...m[1]!.replace(/\\\n/g, ' ').split('\n'));
   for (const m of prose(md).matchAll(/`([^`\n]+)`/g)) out.push(m[1]!);
   return out.map((l) => l.replace(/(^|\s)#.*$/, '').trim()).filter((l) => l !== '');
@@ -142,10 +160,21 @@ describe('README and docs: the commands they show exist', () => {
         for (const m of line.matchAll(/npm run ([\w:-]+)/g))
           if (!scripts.includes(m[1]!))
             wrong.push(`${page}: \`npm run ${m[1]}\`: no such script in package.json`);
-        for (const m of line.matchAll(/(?:^|[\s=])((?:scripts|test|scenarios|examples)\/[\w./-]+\.\w+)/g)) {
+        for (const m of line.matchAll(
+          /(?:^|[\s=(])((?:scripts|test|scenarios|examples|models|src|ui|tools|schema)\/[\w./-]+\.\w+)/g,
+        )) {
           const file = m[1]!;
           const here = existsSync(join(ROOT, file)) && statSync(join(ROOT, file)).isFile();
           if (!here && !file.includes('*')) wrong.push(`${page}: '${file}' does not exist`);
+        }
+        // A script's --options (up to the end of its command) are options it reads: its source names each one.
+        for (const m of line.matchAll(/(?:^|\s)(scripts\/[\w.-]+\.(?:ts|mjs|sh))((?: [^;&|]*)?)/g)) {
+          const file = join(ROOT, m[1]!);
+          if (!existsSync(file)) continue;
+          const source = readFileSync(file, 'utf8');
+          for (const flag of (m[2] ?? '').split(/\s+/).filter((a) => /^--[a-z]/.test(a)))
+            if (!source.includes(flag.split('=')[0]!.slice(2)))
+              wrong.push(`${page}: \`${m[1]} ... ${flag}\`: the script does not read ${flag.split('=')[0]}`);
         }
       }
     }

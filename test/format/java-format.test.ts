@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   FormatInputError,
@@ -86,5 +87,18 @@ describe('javaDate', () => {
     expect(javaDate(0, 'yyyy-MM-dd HH:mm:ss:SSS')).toBe('1970-01-01 00:00:00:000');
     expect(javaDate(86399999, 'yyyy-MM-dd HH:mm:ss:SSS')).toBe('1970-01-01 23:59:59:999');
     expect(log4jTimestamp(1700000001234)).toBe('2023-11-14 22:13:21,234');
+  });
+
+  it('log4jTimestamp prints what javaDate prints for its pattern, for any time (years 0-9999 take a shortcut)', () => {
+    const pattern = 'yyyy-MM-dd HH:mm:ss,SSS';
+    fc.assert(
+      fc.property(fc.double({ min: -8.64e15, max: 8.64e15, noNaN: true }), (ms) => {
+        expect(log4jTimestamp(ms)).toBe(javaDate(ms, pattern));
+      }),
+      { numRuns: 2000 },
+    );
+    for (const ms of [-62167219200000, -62167219200001, 253402300799999, 253402300800000, 1.5, -0.5])
+      expect(log4jTimestamp(ms)).toBe(javaDate(ms, pattern));
+    expect(() => log4jTimestamp(Number.NaN)).toThrow(FormatInputError);
   });
 });

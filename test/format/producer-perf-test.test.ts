@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { Errors, type FailureName, kafkaError } from '../../models/protocol/index.ts';
 import {
   DEFAULT_PRODUCER_RETRIES,
   FormatInputError,
@@ -14,6 +15,7 @@ import {
   ProducerPerfStats,
   sampleLatencies,
 } from '../../src/format/index.ts';
+import { histogramPercentiles } from '../../src/format/producer-perf-test.ts';
 
 const T = 'continuous-self-balancing-topic';
 
@@ -151,6 +153,39 @@ describe('ProducerPerfStats.recordMany (one call per acknowledged run of records
   });
 });
 
+describe('ProducerPerfStats keeps its samples as a histogram', () => {
+  it('prints the percentiles of the record-by-record sample list (sampleLatencies, then latencyPercentiles)', () => {
+    const runs = fc.array(
+      fc.record({ latency: fc.integer({ min: 0, max: 400 }), count: fc.integer({ min: 1, max: 9 }) }),
+      { maxLength: 80 },
+    );
+    fc.assert(
+      fc.property(runs, fc.constantFrom(50, 1_000_001, 1_500_000), (rs, numRecords) => {
+        const stats = new ProducerPerfStats(numRecords, 0);
+        const perRecord: number[] = [];
+        for (const r of rs) {
+          stats.recordMany(r.latency, r.count, 100, 1);
+          for (let i = 0; i < r.count; i++) perRecord.push(r.latency);
+        }
+        const [p50, p95, p99, p999] = latencyPercentiles(sampleLatencies(perRecord, numRecords));
+        expect(stats.total(2)).toMatch(
+          new RegExp(` ${p50} ms 50th, ${p95} ms 95th, ${p99} ms 99th, ${p999} ms 99\\.9th\\.\n$`),
+        );
+      }),
+    );
+  });
+
+  it('histogramPercentiles equals latencyPercentiles of the samples the histogram counts', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: -5, max: 60 }), { maxLength: 300 }), (samples) => {
+        const counts = new Map<number, number>();
+        for (const v of samples) counts.set(v, (counts.get(v) ?? 0) + 1);
+        expect(histogramPercentiles(counts)).toEqual(latencyPercentiles(samples));
+      }),
+    );
+  });
+});
+
 describe('Sender WARN lines', () => {
   const view = {
     clientId: PRODUCER_PERF_CLIENT_ID,
@@ -206,5 +241,17 @@ describe('Sender WARN lines', () => {
     );
     expect(formatInvalidMetadataWarn({ ...view, error: 'NOT_ENOUGH_REPLICAS' })).toBeNull();
     expect(formatProduceErrorWarns({ ...view, error: 'NOT_ENOUGH_REPLICAS' }).split('\n')).toHaveLength(2);
+  });
+
+  it("names the exception as the KafkaError's toString, for every invalid-metadata error and message", () => {
+    const names = (Object.keys(Errors) as (keyof typeof Errors)[]).filter(
+      (n) => Errors[n].invalidMetadata && n !== 'UNKNOWN_TOPIC_OR_PARTITION',
+    );
+    expect(names.length).toBeGreaterThan(3);
+    for (const error of names as FailureName[])
+      for (const errorMessage of [undefined, null, '', 'Leader moved'])
+        expect(formatInvalidMetadataWarn({ ...view, error, errorMessage })).toContain(
+          ` due to ${kafkaError(error, errorMessage ?? undefined).toString()} Going to request`,
+        );
   });
 });

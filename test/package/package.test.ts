@@ -7,19 +7,51 @@
 //   3. `tsc --noEmit --strict` type-checks a consumer of the main types against the shipped declarations, and a
 //      wrong argument type fails to compile;
 //   4. `npx kafkasim` runs from the installed package (list, run with a report);
-//   5. without DuckDB (an optional dependency), using the Lake fails with a message that says what to install.
+//   5. without DuckDB (an optional dependency), using the Lake fails with a message that says what to install;
+//   6. Node 22 (tools/node22, from the npm registry) runs the same script and the bin with the same results.
 import { type SpawnSyncReturns, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { node22 } from '../node22-tools.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const OWN = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
   devDependencies: Record<string, string>;
 };
 const TINY = fileURLToPath(new URL('../sweep/fixtures/tiny.yaml', import.meta.url));
+
+/** A user's ESM script: a cluster, a perf test, a scenario; prints what it got and which packages its import loaded. */
+const APP = `import { createRequire } from 'node:module';
+import { createCluster, listShippedScenarios, runScenario } from 'kafkasim';
+
+const loaded = () => [...new Set(Object.keys(createRequire(import.meta.url).cache)
+  .map((f) => /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(f)?.[1]).filter(Boolean))];
+const onImport = loaded();
+
+const cluster = createCluster({ seed: 7, brokers: 3, storage: 'kafka' });
+cluster.admin.createTopic({ name: 'orders', partitions: 3, replicationFactor: 3 });
+const perf = cluster.producerPerfTest({ topic: 'orders', numRecords: 2000, throughput: 1000, recordSize: 100 });
+cluster.runUntil(() => perf.summary !== undefined, { timeout: '1m', description: 'perf test done' });
+
+const result = runScenario({
+  name: 'inline',
+  cluster: { brokers: 3 },
+  topics: [{ name: 't', partitions: 4, replicationFactor: 3 }],
+  clients: { producers: [{ name: 'app', topic: 't', rate: 500, records: 1000, autoStart: true }] },
+  timeline: [{ at: '1s', crashBroker: 1 }, { run: '3s' }],
+  expectations: [{ name: 'nothing lost', delivery: { producer: 'app', lost: 0 } }],
+});
+console.log(JSON.stringify({
+  delivery: cluster.deliveryReport(perf.workload.producer.id),
+  passed: result.passed,
+  traceHash: result.traceHash,
+  shipped: listShippedScenarios().map((s) => s.id),
+  onImport,
+}));
+`;
 
 // Each of these tests starts node, npx, vitest or tsc in the installed project: seconds on an idle machine, a minute
 // or more on the shared, loaded one (tsc over the declarations took 61 s at load 17).
@@ -35,6 +67,9 @@ function run(cmd: string, args: string[], cwd = project): SpawnSyncReturns<strin
     cwd,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
+    // spawnSync blocks the worker's timers, so the test's own timeout cannot end a stalled child: this does.
+    timeout: SPAWNS,
+    killSignal: 'SIGKILL',
     env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '' },
   });
   if (r.error) throw r.error;
@@ -121,37 +156,7 @@ describe('the npm package', () => {
   it(
     '1. plain node runs an ESM script: a cluster, a perf test, a scenario; importing loads nothing heavy',
     () => {
-      writeFileSync(
-        join(project, 'app.mjs'),
-        `import { createRequire } from 'node:module';
-import { createCluster, listShippedScenarios, runScenario } from 'kafkasim';
-
-const loaded = () => [...new Set(Object.keys(createRequire(import.meta.url).cache)
-  .map((f) => /node_modules\\/((?:@[^/]+\\/)?[^/]+)/.exec(f)?.[1]).filter(Boolean))];
-const onImport = loaded();
-
-const cluster = createCluster({ seed: 7, brokers: 3, storage: 'kafka' });
-cluster.admin.createTopic({ name: 'orders', partitions: 3, replicationFactor: 3 });
-const perf = cluster.producerPerfTest({ topic: 'orders', numRecords: 2000, throughput: 1000, recordSize: 100 });
-cluster.runUntil(() => perf.summary !== undefined, { timeout: '1m', description: 'perf test done' });
-
-const result = runScenario({
-  name: 'inline',
-  cluster: { brokers: 3 },
-  topics: [{ name: 't', partitions: 4, replicationFactor: 3 }],
-  clients: { producers: [{ name: 'app', topic: 't', rate: 500, records: 1000, autoStart: true }] },
-  timeline: [{ at: '1s', crashBroker: 1 }, { run: '3s' }],
-  expectations: [{ name: 'nothing lost', delivery: { producer: 'app', lost: 0 } }],
-});
-console.log(JSON.stringify({
-  delivery: cluster.deliveryReport(perf.workload.producer.id),
-  passed: result.passed,
-  traceHash: result.traceHash,
-  shipped: listShippedScenarios().map((s) => s.id),
-  onImport,
-}));
-`,
-      );
+      writeFileSync(join(project, 'app.mjs'), APP);
       const out = JSON.parse(ok(run(process.execPath, ['app.mjs']))) as {
         delivery: { acknowledged: number; lost: number; duplicated: number };
         passed: boolean;
@@ -290,6 +295,38 @@ try {
         renameSync(aside, duckdb);
       }
       expect(ok(run(process.execPath, ['lake.mjs']))).toBe('answered\n');
+    },
+    SPAWNS,
+  );
+  it(
+    '6. Node 22 runs the same script and the bin with the same results as Node 20',
+    () => {
+      const node22Bin = node22();
+      writeFileSync(join(project, 'app.mjs'), APP);
+      expect(ok(run(node22Bin, ['--version']))).toMatch(/^v22\./);
+      // The same results; the packages loaded on import as a set (Node 22 may require them in another order).
+      const results = [node22Bin, process.execPath].map((node) => {
+        const out = JSON.parse(ok(run(node, ['app.mjs']))) as { onImport: string[] };
+        return { ...out, onImport: out.onImport.sort() };
+      });
+      expect(results[0]).toEqual(results[1]);
+      // The bin as a user with Node 22 first on PATH starts it (its `#!/usr/bin/env node` line picks that node).
+      cpSync(TINY, join(project, 'tiny.yaml'));
+      const withNode = (dir: string) => ({ ...process.env, PATH: `${dir}:${process.env.PATH}` });
+      const bin = join(project, 'node_modules/.bin/kafkasim');
+      const runs = [dirname(node22Bin), dirname(process.execPath)].map((dir) => {
+        const r = spawnSync(bin, ['run', 'tiny.yaml'], {
+          cwd: project,
+          encoding: 'utf8',
+          timeout: SPAWNS,
+          killSignal: 'SIGKILL',
+          env: { ...withNode(dir), NO_COLOR: '1', NODE_OPTIONS: '' },
+        });
+        expect(r.status, `${r.stdout}\n${r.stderr}`).toBe(0);
+        return /trace hash ([0-9a-f]{16})/.exec(r.stdout)?.[1];
+      });
+      expect(runs[0]).toMatch(/^[0-9a-f]{16}$/);
+      expect(runs[0]).toBe(runs[1]);
     },
     SPAWNS,
   );

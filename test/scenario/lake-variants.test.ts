@@ -51,6 +51,30 @@ describe('workflow B variants', () => {
     expect(r.metrics['bend-ingest-kafka.lostBatches']).toBe(0);
   });
 
+  it('group.protocol=consumer (KIP-848): the same 100,000 rows, and the alter makes no worker give up a partition', async () => {
+    // Partitions given up (kafka_rebalance: Partitions revoked: [...]) between the last assignment of the old
+    // partitions and the first one of a new partition (2-7): the rebalance the alter caused.
+    const revokedAtAlter = (output: string[]) => {
+      const firstNew = output.findIndex((l) => /Partitions assigned: .*e2e_auto_rebalance\[[2-7]\]/.test(l));
+      expect(firstNew, 'a new partition was assigned').toBeGreaterThan(0);
+      const before = output.slice(0, firstNew);
+      const lastOld = before.findLastIndex((l) => l.includes('Partitions assigned:'));
+      return before.slice(lastOld + 1).filter((l) => /Partitions revoked: \[e2e/.test(l)).length;
+    };
+    const consumer = await runScenarioAsync(B, {
+      set: ['clients.ingest.0.kafkaConfig["group.protocol"]=consumer'],
+    });
+    expect(consumer.error).toBeUndefined();
+    expect(failedNames(consumer)).toEqual([]);
+    expect(consumer.metrics['bend-ingest-kafka.rowsTotal']).toBe(100_000);
+    // The coordinator hands out the new partitions at the workers' next heartbeats (5 s interval).
+    expect(consumer.metrics.appliedToCoveredMs).toBeLessThan(6000);
+    expect(revokedAtAlter(consumer.output)).toBe(0);
+    // The classic run (range, eager): the two workers that own a partition give it up, and get it back.
+    const classic = await runScenarioAsync(B);
+    expect(revokedAtAlter(classic.output)).toBe(2);
+  });
+
   it('without the rebalance optimization the Lake has duplicates; with it, or with useReplaceMode, it has none', async () => {
     const off = await runScenarioAsync(NO_OPT);
     expect(off.passed).toBe(true);

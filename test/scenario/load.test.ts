@@ -83,6 +83,17 @@ describe('malformed scenarios give precise errors', () => {
     expect(issue.column).toBe(4);
     expect(issue.message).toMatch(/^invalid YAML: /);
     expect(issue.excerpt).toBe('   - run: 5s');
+    // What is wrong and where, nothing else: no key path (the text does not parse, so no path is known).
+    expect(issue.path).toBe('');
+    expect(formatIssue(issue)).toBe(`demo.yaml:17:4: ${issue.message}`);
+  });
+
+  it('a YAML syntax error inside a mapping names no key path', () => {
+    // The unclosed flow sequence is inside cluster.brokers; the error is where the parser stopped, not a path.
+    const issue = only(BASE.replace('  brokers: 2', '  brokers: [1, 2'));
+    expect(issue).toMatchObject({ source: 'demo.yaml', line: 4, column: 3, path: '' });
+    expect(formatIssue(issue)).toBe(`demo.yaml:4:3: ${issue.message}`);
+    expect(formatIssue(issue)).toMatch(/^demo\.yaml:4:3: invalid YAML: Flow sequence .* end with a \]$/);
   });
 
   it('a duplicate key is a YAML error', () => {

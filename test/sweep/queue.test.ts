@@ -48,6 +48,8 @@ beforeAll(async () => {
   const build = spawnSync(process.execPath, [join(ROOT, 'scripts/build.mjs')], {
     cwd: ROOT,
     encoding: 'utf8',
+    timeout: 280_000, // spawnSync blocks the hook's own timeout: a stalled build fails here
+    killSignal: 'SIGKILL',
   });
   expect(build.status, build.stderr).toBe(0);
   redis = await startRedisServer();

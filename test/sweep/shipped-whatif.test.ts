@@ -2,10 +2,12 @@
 // scenario, and the metric it sweeps moves with the swept setting. Cells run in-process (runCell), one seed each.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { consumerGroupDefaults } from '../../models/group/consumer-group-config.ts';
 import { loadScenarioFile, SCENARIOS_DIR } from '../../src/scenario/index.ts';
 import { cellsOf, parseGrid, runCell, setFlagsOf } from '../../src/sweep/index.ts';
 
 const REFRESH = `${SCENARIOS_DIR}whatif-metadata-refresh.yaml`;
+const GROUP_PROTOCOL = `${SCENARIOS_DIR}whatif-group-protocol.yaml`;
 
 /** The `--grid` values of the `kafkasim sweep` line in a scenario's description (quotes as a shell reads them). */
 function gridOfDescription(file: string): string[] {
@@ -13,7 +15,7 @@ function gridOfDescription(file: string): string[] {
   const line = (description ?? '').split('\n').find((l) => l.trim().startsWith('kafkasim sweep '));
   expect(line, `a kafkasim sweep line in ${file}`).toBeDefined();
   const flags: string[] = [];
-  for (const m of line!.matchAll(/--grid (?:"([^"]*)"|(\S+))/g)) flags.push(m[1] ?? m[2]!);
+  for (const m of line!.matchAll(/--grid (?:"([^"]*)"|'([^']*)'|(\S+))/g)) flags.push(m[1] ?? m[2] ?? m[3]!);
   return flags;
 }
 
@@ -69,5 +71,63 @@ describe('whatif-metadata-refresh', () => {
     // The service's default refresh (5 min) misses the guide's bar by minutes.
     expect(defaultRd!).toBeGreaterThan(60_000);
     expect(defaultJava!).toBeGreaterThan(60_000);
+  });
+});
+
+describe('whatif-group-protocol (issue 22: the rebalance what-if answered both ways in one sweep)', () => {
+  const PROTOCOL = 'clients.groups.0.config["group.protocol"]';
+  const MEMBERS = 'clients.groups.0.members';
+  const PARTITIONS = 'timeline.1.alterTopic.partitions';
+
+  it('its sweep command is protocol x members x partitions, and the file is its classic, 4-member, 8-partition cell', () => {
+    const axes = parseGrid(gridOfDescription(GROUP_PROTOCOL));
+    expect(axes.map((a) => [a.path, a.values])).toEqual([
+      [PROTOCOL, ['classic', 'consumer']],
+      [MEMBERS, ['2', '4', '8']],
+      [PARTITIONS, ['8', '16', '32']],
+    ]);
+    const { spec } = loadScenarioFile(GROUP_PROTOCOL);
+    const group = spec.clients!.groups![0]!;
+    expect([group.config?.['group.protocol'], group.members]).toEqual(['classic', 4]);
+    expect(spec.timeline![1]).toMatchObject({ label: 'alter', alterTopic: { partitions: 8 } });
+  });
+
+  it('every cell covers the new partitions; KIP-848 within a heartbeat interval, classic only on the refresh', () => {
+    const grid = parseGrid([`${PROTOCOL}=classic,consumer`, `${MEMBERS}=2,8`, `${PARTITIONS}=8,32`]);
+    const interval = consumerGroupDefaults['group.consumer.heartbeat.interval.ms'];
+    const byProtocol: Record<string, Map<string, number>> = { classic: new Map(), consumer: new Map() };
+    for (const cell of cellsOf(grid)) {
+      const run = runCell({
+        path: GROUP_PROTOCOL,
+        set: setFlagsOf(cell),
+        seed: 1,
+        metrics: ['alterToAssignedMs', 'appliedToCoveredMs', 'appliedToEvenMs', 'groupRebalances'],
+      });
+      const label = setFlagsOf(cell).join(' ');
+      expect(run.error, label).toBeUndefined();
+      expect(run.passed, label).toBe(true);
+      const m = run.metrics;
+      // Covered comes first, even (members within one partition of each other) no earlier.
+      expect(m.appliedToEvenMs!, label).toBeGreaterThanOrEqual(m.appliedToCoveredMs!);
+      // The recorder's alter -> assigned counts an owner in any member state, the scenario's covered only Stable
+      // members (a classic member owns its partitions a few ms before its SyncGroup round ends): never later.
+      expect(m.alterToAssignedMs!, label).toBeGreaterThan(0);
+      expect(m.alterToAssignedMs!, label).toBeLessThanOrEqual(m.appliedToCoveredMs! + 20);
+      const key = `${cell.params[MEMBERS]} x ${cell.params[PARTITIONS]}`;
+      byProtocol[cell.params[PROTOCOL]!]!.set(key, m.appliedToCoveredMs!);
+      if (cell.params[PROTOCOL] === 'consumer') {
+        // The coordinator sees the new partitions; the next heartbeats (one interval) hand them out, no rejoin.
+        expect(m.appliedToCoveredMs!, label).toBeLessThanOrEqual(interval + 1000);
+        expect(m.groupRebalances, label).toBe(0);
+      } else {
+        // Nobody tells a classic group: its leader's metadata.max.age.ms refresh, 300 s after it started.
+        expect(m.appliedToCoveredMs!, label).toBeGreaterThan(60_000);
+        expect(m.groupRebalances!, label).toBeGreaterThan(0);
+      }
+    }
+    // The comparison the sweep is for, cell by cell: the consumer protocol assigns the new partitions sooner.
+    expect([...byProtocol.consumer!.keys()]).toEqual([...byProtocol.classic!.keys()]);
+    for (const [key, consumerMs] of byProtocol.consumer!)
+      expect(consumerMs, key).toBeLessThan(byProtocol.classic!.get(key)!);
   });
 });

@@ -126,3 +126,46 @@ export async function shot(page: Page, name: string, options: { doc?: boolean } 
     copyFileSync(file, join(DOC_IMAGES, `ui-${name}.png`));
   }
 }
+
+/** A served 5-broker cluster (paused) with one 1,000-partition topic, `wide` (RF 3): the page's dense grid. */
+export async function wideTopicServer(): Promise<{ server: RunningServer; cid: string }> {
+  const server = await serve({ seed: 5, brokers: 5 });
+  const cid = (await json<{ cluster_id: string }>(server.url, '/sim/snapshot')).cluster_id;
+  await json(server.url, `/v3/clusters/${cid}/topics`, 'POST', {
+    topic_name: 'wide',
+    partitions_count: 1000,
+    replication_factor: 3,
+  });
+  return { server, cid };
+}
+
+/** Moves partition `partition` of `wide` to a new replica set (a broker it lacked first) and runs 5 s. */
+export async function moveWidePartition(
+  server: RunningServer,
+  cid: string,
+  partition: number,
+): Promise<void> {
+  const p = (
+    await json<{ metadata: { topics: Record<string, { partitions: { replicas: number[] }[] }> } }>(
+      server.url,
+      '/sim/snapshot',
+    )
+  ).metadata.topics.wide!.partitions[partition]!;
+  const target = [0, 1, 2, 3, 4]
+    .filter((b) => !p.replicas.includes(b))
+    .concat(p.replicas)
+    .slice(0, 3);
+  await json(server.url, `/v3/clusters/${cid}/topics/-/partitions/-/reassignment`, 'POST', {
+    version: 1,
+    partitions: [{ topic: 'wide', partition, replicas: target }],
+  });
+  await json(server.url, '/sim/advance', 'POST', { duration: '5s' });
+}
+
+/** Crashes broker `broker`, runs `seconds`, restarts it, runs `seconds` again (virtual time). */
+export async function crashCycle(server: RunningServer, broker: number, seconds = 10): Promise<void> {
+  await json(server.url, '/sim/faults/crash-broker', 'POST', { broker_id: broker });
+  await json(server.url, '/sim/advance', 'POST', { duration: `${seconds}s` });
+  await json(server.url, '/sim/faults/restart-broker', 'POST', { broker_id: broker });
+  await json(server.url, '/sim/advance', 'POST', { duration: `${seconds}s` });
+}

@@ -68,6 +68,35 @@ describe('the event log in plain words', () => {
     expect(reasonText('something-new')).toBe('something-new');
   });
 
+  it('a topic creation says what was created, or why it was not', () => {
+    const created = {
+      t: 1,
+      kind: 'controller.create-topics',
+      topic: 'orders',
+      numPartitions: 6,
+      replicationFactor: 3,
+    };
+    expect(say(created)?.text).toBe('topic orders created: 6 partitions, replication factor 3');
+    expect(say({ ...created, validateOnly: true })?.text).toBe(
+      'topic orders could be created: 6 partitions, replication factor 3',
+    );
+    // A second coordinator asking for __consumer_offsets: refused, with Kafka's message (was "undefined partitions").
+    expect(
+      say({
+        t: 2,
+        kind: 'controller.create-topics',
+        topic: '__consumer_offsets',
+        validateOnly: false,
+        errorCode: 36,
+        errorMessage: "Topic '__consumer_offsets' already exists.",
+      }),
+    ).toEqual({
+      text: "topic __consumer_offsets not created: Topic '__consumer_offsets' already exists.",
+      category: 'other',
+      marker: false,
+    });
+  });
+
   it('an event it does not know is shown as its kind and fields, not as a marker', () => {
     const d = describeAny({ t: 5, kind: 'controller.register', node: 'controller-3000', brokerId: 1 });
     expect(d).toEqual({

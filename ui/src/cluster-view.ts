@@ -236,12 +236,17 @@ export class ClusterView {
       stroke: colour,
       'stroke-dasharray': isolated ? '6 4' : '',
     });
-    setAttrs(n.heading, { x: b.x, y: b.y - half + 16 });
+    // A broker's text is centred right of its colour bar (the bar takes the frame's left 10 px) and squeezed to
+    // the room left when it is longer ("12 leaders · 152 replicas"), so the bar never covers it.
+    const left = kind === 'broker' ? STRIPE_ROOM : 0;
+    const room = 112 - left;
+    const textX = b.x + left / 2;
+    setAttrs(n.heading, { x: textX, y: b.y - half + 16 });
     setText(n.heading, title);
     n.subs.forEach((l, i) => {
-      setAttrs(l, { x: b.x, y: b.y - half + 31 + i * 14 });
+      setAttrs(l, { x: textX, y: b.y - half + 31 + i * 14 });
       const line = lines[i] ?? '';
-      setText(l, isolated && i === 0 ? `${line} · isolated` : line);
+      if (setText(l, isolated && i === 0 ? `${line} · isolated` : line)) fitText(l, room);
     });
     return n;
   }
@@ -261,8 +266,25 @@ function setAttrs(el: Element, attrs: Record<string, string | number>): void {
     if (el.getAttribute(k) !== String(v)) el.setAttribute(k, String(v));
 }
 
-function setText(el: Element, text: string): void {
-  if (el.textContent !== text) el.textContent = text;
+/** Sets the text; true when it changed. */
+function setText(el: Element, text: string): boolean {
+  if (el.textContent === text) return false;
+  el.textContent = text;
+  return true;
+}
+
+/** The left part of a broker's frame its colour bar takes (the bar is 8 px wide, 2 px in). */
+const STRIPE_ROOM = 10;
+
+/** Squeezes an SVG text into `room` px when it is wider (measured once per change of its text). */
+function fitText(el: SVGTextElement, room: number): void {
+  el.removeAttribute('textLength');
+  el.removeAttribute('lengthAdjust');
+  // getComputedTextLength is 0 before the element is laid out (e.g. hidden): leave it unsqueezed then.
+  if (el.getComputedTextLength() > room) {
+    el.setAttribute('textLength', String(room));
+    el.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+  }
 }
 
 /**

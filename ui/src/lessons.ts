@@ -39,6 +39,10 @@ const BY_ACTION: Record<string, string> = {
   crashIngest:
     'The ingest service restarts: its group rebalances, and the Lake panel shows whether rows were lost or repeated.',
   run: 'The simulation just runs on: watch the views settle.',
+  verifiableProducer:
+    "Kafka's VerifiableProducer writes to the Raft test server's log (__cluster_metadata-0): each record is acknowledged once a majority of the voters has it; the controllers on top show the leader, its epoch and the high watermark moving.",
+  producerPerfTest:
+    "kafka-producer-perf-test against the Raft test server: its lines give records/s and latency; the controllers' high watermark shows the log growing.",
 };
 
 /** Each shipped lesson: an overview ('*') and hints for its key steps (by step index). */

@@ -2,6 +2,7 @@
 // trace as Server-Sent Events), controls (play, pause, step, speed, a scrubbable timeline, branches), and faults
 // and admin by clicking. Every action is an ordinary API request, so it lands in the request log and replays.
 import { ApiFailure, get, openStream, post, send } from './api.ts';
+import { type Branches, BranchHistories, type BranchInfo } from './branch-history.ts';
 import { ClusterView } from './cluster-view.ts';
 import { renderCompare } from './compare-view.ts';
 import { hintFor } from './lessons.ts';
@@ -9,26 +10,12 @@ import type { LessonState, Snapshot, TraceEvent } from './model.ts';
 import { PartitionsView } from './partitions-view.ts';
 import { BalancerState, drawBalancer, drawGroups, drawLake, drawWorkloads, Panel } from './side-views.ts';
 import { byId, html } from './svg.ts';
-import { Timeline } from './timeline.ts';
+import { type Marker, Timeline } from './timeline.ts';
 import { type Category, describeAny, STREAM_KINDS } from './words.ts';
 
 const POLL_MS = 250;
 const BRANCHES_POLL_MS = 2000;
 const MAX_LOG_LINES = 1500;
-
-interface BranchInfo {
-  id: number;
-  name: string;
-  parent: number | null;
-  forked_at_ms: number | null;
-  head_ms: number;
-  requests: number;
-}
-interface Branches {
-  active: number;
-  viewing_ms: number | null;
-  branches: BranchInfo[];
-}
 
 interface LogLine {
   t: number;
@@ -60,8 +47,8 @@ class App {
   private branchesDirty = true;
   private branchesAt = 0;
   private stream = new AbortController();
-  /** Wall time (ms) of the newest animation frames' work, and of the newest snapshot renders: the browser
-   * performance test reads them (each list keeps its newest 600). */
+  /** Wall time (ms) of the newest animation frames' work, and of the newest snapshot renders:
+   * scripts/bench-ui-page.ts reads them (each list keeps its newest 600). */
   readonly frameTimes: number[] = [];
   readonly renderTimes: number[] = [];
   /** Animation frames run since the page opened. */
@@ -199,26 +186,52 @@ class App {
 
   /** After the world changed (a rewind, a fork, a scenario load): the log and markers from the trace kept. */
   async reloadHistory(): Promise<void> {
-    // After a rewind of the same branch, what the page had before the moment gone to is still true (the past
-    // replays exactly): it keeps those lines and markers older than the trace the server still holds (its
-    // newest events), so the timeline keeps the whole run's markers. Anything else starts afresh.
-    const rewoundTo = this.rewoundTo;
-    this.rewoundTo = undefined;
-    const text = await fetchText(`/sim/trace.jsonl?kind=${encodeURIComponent(STREAM_KINDS)}`);
+    // The server keeps only its newest trace events. What the page had before them is still true where the past
+    // replays exactly: after a rewind of the same branch, the lines and markers before the moment gone to; after
+    // a switch to another branch, that branch's own (kept from when the page last showed it) or, for a branch
+    // the page never showed, its parent's up to the moment it was forked (a fork's past is its parent's). So
+    // the timeline keeps the whole run's markers. Anything else (a scenario load) starts afresh.
+    const rewound = this.rewound;
+    this.rewound = undefined;
+    const switched = this.switchedFrom;
+    this.switchedFrom = undefined;
+    const [text, branches] = await Promise.all([
+      fetchText(`/sim/trace.jsonl?kind=${encodeURIComponent(STREAM_KINDS)}`),
+      switched !== undefined ? get<Branches>('/sim/branches').catch(() => undefined) : undefined,
+    ]);
     const events = text
       .split('\n')
       .filter((line) => line !== '')
       .map((line) => JSON.parse(line) as TraceEvent);
-    const keepBefore = rewoundTo === undefined ? 0 : Math.min(rewoundTo, events[0]?.t ?? rewoundTo);
-    this.log = this.log.filter((l) => l.t < keepBefore);
-    this.timeline.markers = this.timeline.markers.filter((m) => m.t < keepBefore);
+    const first = events[0]?.t ?? Number.POSITIVE_INFINITY;
+    if (switched !== undefined && branches) {
+      const kept = this.histories.inherited(branches, first);
+      this.log = kept.log;
+      this.timeline.markers = kept.markers;
+    } else {
+      // From the lists as they were when the rewind was asked for: a live trace event of the rebuilt world that
+      // arrives before this reload cuts the live lists at its moment (onTrace), which may be earlier than the trace
+      // the server kept, and the markers between the two would be lost.
+      const keepBefore = rewound === undefined ? 0 : Math.min(rewound.to, first);
+      const from = rewound ?? { log: this.log, markers: this.timeline.markers };
+      this.log = from.log.filter((l) => l.t < keepBefore);
+      this.timeline.markers = from.markers.filter((m) => m.t < keepBefore);
+    }
     this.balancer.reset();
     for (const e of events) this.onTrace(e, true);
     this.logDirty = true;
   }
 
-  /** The moment a rewind of the served branch went to, until the history is reloaded after it. */
-  private rewoundTo: number | undefined;
+  /** The lines and markers of each branch the page showed, as when it left it (for a switch back, or a fork's). */
+  private readonly histories = new BranchHistories<LogLine>();
+  /** The branch this page switched away from, until the history is reloaded after the switch. */
+  private switchedFrom: number | undefined;
+
+  /**
+   * The moment a rewind of the served branch went to and the log and markers when it was asked for (copies: live
+   * events change the lists in place), until the history is reloaded after it.
+   */
+  private rewound: { to: number; log: LogLine[]; markers: Marker[] } | undefined;
 
   onTrace(e: TraceEvent, history = false): void {
     const last = this.log[this.log.length - 1];
@@ -342,10 +355,7 @@ class App {
       );
       if (x.id !== b.active) {
         const go = html('button', { 'data-action': 'checkout' }, 'switch', row);
-        go.addEventListener(
-          'click',
-          () => void this.act(`switch to ${x.name}`, () => post(`/sim/branches/${x.id}/checkout`)),
-        );
+        go.addEventListener('click', () => void this.switchTo(x, b.active));
         const cmp = html('button', { 'data-action': 'compare' }, 'compare', row);
         cmp.addEventListener('click', () => void this.compare(b.active, x.id));
       }
@@ -454,10 +464,18 @@ class App {
     );
   }
 
+  async switchTo(x: BranchInfo, from: number): Promise<void> {
+    // What this branch showed, kept before the switch (copies: the page appends to its lists in place).
+    this.histories.keep(from, this.log, this.timeline.markers);
+    this.switchedFrom = from;
+    if (!(await this.act(`switch to ${x.name}`, () => post(`/sim/branches/${x.id}/checkout`))))
+      this.switchedFrom = undefined;
+  }
+
   async rewind(t: number): Promise<void> {
-    this.rewoundTo = t;
+    this.rewound = { to: t, log: [...this.log], markers: [...this.timeline.markers] };
     if (!(await this.act(`go to ${(t / 1000).toFixed(1)} s`, () => post('/sim/rewind', { to_ms: t }))))
-      this.rewoundTo = undefined;
+      this.rewound = undefined;
   }
 
   async compare(a: number, b: number): Promise<void> {
@@ -484,7 +502,11 @@ class App {
     click('play', () => this.togglePlay());
     click('step', () => this.act('step one event', () => post('/sim/step', { events: 1 })));
     click('step-kind', () => this.stepToKind());
-    click('fork', () => this.act('fork', () => post('/sim/branches', {})));
+    click('fork', () => {
+      // The fork is served from the moment shown (no rebuild): what the page shows is its past and its parent's.
+      if (this.branches) this.histories.keep(this.branches.active, this.log, this.timeline.markers);
+      return this.act('fork', () => post('/sim/branches', {}));
+    });
     click('heal-all', () => this.act('heal the network', () => post('/sim/faults/heal', {})));
     click('cut', () => {
       const groups = byId<HTMLInputElement>('cut-groups')
@@ -530,11 +552,15 @@ class App {
         }),
       ),
     );
-    click('add-consumer', () =>
-      this.act('add a consumer', () =>
-        post('/sim/workloads', { kind: 'consumer', topic: byId<HTMLSelectElement>('topic').value }),
-      ),
-    );
+    click('add-consumer', () => {
+      const protocol = byId<HTMLSelectElement>('consumer-mode').value; // '', classic or consumer
+      const group = protocol
+        ? { group: `demo-${protocol === 'consumer' ? 'kip848' : 'classic'}`, group_protocol: protocol }
+        : {};
+      return this.act('add a consumer', () =>
+        post('/sim/workloads', { kind: 'consumer', topic: byId<HTMLSelectElement>('topic').value, ...group }),
+      );
+    });
     click('set-config', () => {
       const topic = byId<HTMLSelectElement>('topic').value;
       const [name, value] = byId<HTMLInputElement>('config')

@@ -35,11 +35,27 @@ export interface ControllerView {
 
 export interface GroupView {
   group_id: string;
+  /** classic (JoinGroup/SyncGroup) or consumer (KIP-848, group.protocol=consumer). */
+  type: 'classic' | 'consumer';
   state: string;
   assignor: string;
-  /** Bumped by every rebalance (classic protocol); null when unknown. */
+  /** Bumped by every rebalance (classic protocol); null for a consumer-protocol group or when unknown. */
   generation: number | null;
-  members: { consumer_id: string; client_id: string; assignment: { topic: string; partition: number }[] }[];
+  /** A consumer-protocol group's epoch and its target assignment's; null for a classic group. */
+  group_epoch: number | null;
+  assignment_epoch: number | null;
+  members: {
+    consumer_id: string;
+    client_id: string;
+    assignment: { topic: string; partition: number }[];
+    // A consumer-protocol member only: its epoch and MemberState, its target, what it must still give up and
+    // what its target gives it that another member still owns.
+    member_epoch?: number;
+    member_state?: string;
+    target_assignment?: { topic: string; partition: number }[];
+    pending_revocation?: { topic: string; partition: number }[];
+    pending_assignment?: { topic: string; partition: number }[];
+  }[];
   offsets: {
     topic: string;
     partition: number;

@@ -2,7 +2,7 @@
 // decisions with their reasons), the Lake (each table's rows per Kafka partition, and each ingest service's
 // counters: rows, errors, lost batches), and the workloads
 // (producers and consumers) with start/stop buttons.
-import type { LessonClient, Snapshot, TraceEvent, WorkloadView } from './model.ts';
+import type { GroupView, LessonClient, Snapshot, TraceEvent, WorkloadView } from './model.ts';
 import { html } from './svg.ts';
 
 /** Redraws a panel only when what it shows changed (a string key of its data). */
@@ -17,41 +17,63 @@ export class Panel {
   }
 }
 
+type TP = { topic: string; partition: number };
+const tpName = (tp: TP) => `${tp.topic}-${tp.partition}`;
+
+/** A group's heading: state, protocol, generation (classic) or group epoch (KIP-848), members and lag. */
+function groupHeading(g: GroupView, lag: number): string {
+  const protocol =
+    g.type === 'consumer'
+      ? `consumer protocol (KIP-848) · group epoch ${g.group_epoch}` +
+        (g.assignment_epoch !== g.group_epoch ? ` · target at epoch ${g.assignment_epoch}` : '')
+      : `classic${g.generation !== null ? ` · generation ${g.generation}` : ''}`;
+  return `${g.group_id}: ${g.state} · ${protocol} · ${g.members.length} member(s) · lag ${lag}`;
+}
+
+/**
+ * The consumer groups. A classic group: each member's partitions with their lag. A consumer-protocol (KIP-848)
+ * group also shows each member's epoch (marked when behind the group epoch) and state, and its target beside
+ * what it owns: partitions it must still give up are marked "revoking", those it waits for (still owned by
+ * another member) "waiting".
+ */
 export function drawGroups(panel: Panel, s: Snapshot): void {
   panel.draw(JSON.stringify(s.groups), (el) => {
     if (s.groups.length === 0) html('p', { class: 'empty' }, 'No consumer groups yet.', el);
     for (const g of s.groups) {
       const lag = g.offsets.reduce((n, o) => n + (o.lag ?? 0), 0);
-      html(
-        'h3',
-        {},
-        `${g.group_id}: ${g.state}${g.generation !== null ? ` · generation ${g.generation}` : ''} · ${g.members.length} member(s) · lag ${lag}`,
-        el,
-      );
+      html('h3', {}, groupHeading(g, lag), el);
+      const kip848 = g.type === 'consumer';
       const table = html('table', { class: 'group', 'data-group': g.group_id }, undefined, el);
       const head = html('tr', {}, undefined, table);
-      for (const h of ['member', 'partitions (lag)', 'lag']) html('th', {}, h, head);
+      const columns = kip848
+        ? ['member', 'member epoch', 'state', 'owns (lag)', 'target', 'lag']
+        : ['member', 'partitions (lag)', 'lag'];
+      for (const h of columns) html('th', {}, h, head);
       const lagOf = new Map(g.offsets.map((o) => [`${o.topic}-${o.partition}`, o.lag]));
       for (const m of g.members) {
-        const tr = html('tr', {}, undefined, table);
+        const tr = html('tr', { 'data-member': m.consumer_id }, undefined, table);
         html('td', {}, m.client_id || m.consumer_id.slice(0, 24), tr);
+        if (kip848) {
+          const behind = m.member_epoch !== g.group_epoch;
+          html('td', behind ? { class: 'behind' } : {}, `${m.member_epoch}${behind ? ' (behind)' : ''}`, tr);
+          html('td', {}, m.member_state ?? '', tr);
+        }
+        const owns = html('td', { class: 'owns' }, undefined, tr);
+        owns.append(m.assignment.map((a) => `${tpName(a)} (${lagOf.get(tpName(a)) ?? '-'})`).join(' '));
+        for (const a of m.pending_revocation ?? [])
+          html('span', { class: 'revoking' }, ` ${tpName(a)} revoking`, owns);
+        if (kip848) {
+          const target = html('td', { class: 'target' }, undefined, tr);
+          const waiting = new Set((m.pending_assignment ?? []).map(tpName));
+          for (const a of m.target_assignment ?? [])
+            if (waiting.has(tpName(a))) html('span', { class: 'waiting' }, `${tpName(a)} waiting `, target);
+            else target.append(`${tpName(a)} `);
+        }
+        const mine = new Set(m.assignment.map(tpName));
         html(
           'td',
           {},
-          m.assignment
-            .map((a) => `${a.topic}-${a.partition} (${lagOf.get(`${a.topic}-${a.partition}`) ?? '-'})`)
-            .join(' '),
-          tr,
-        );
-        const mine = new Set(m.assignment.map((a) => `${a.topic}-${a.partition}`));
-        html(
-          'td',
-          {},
-          String(
-            g.offsets
-              .filter((o) => mine.has(`${o.topic}-${o.partition}`))
-              .reduce((n, o) => n + (o.lag ?? 0), 0),
-          ),
+          String(g.offsets.filter((o) => mine.has(tpName(o))).reduce((n, o) => n + (o.lag ?? 0), 0)),
           tr,
         );
       }

@@ -114,8 +114,11 @@ export function describe(e: TraceEvent): Described | undefined {
         ? d(`partition ${tp(e)} moving ${list(e.from)} -> ${list(e.target)}`, 'move', true)
         : d(`partition ${tp(e)} reassignment: ${String(e.phase)} (replicas ${list(e.replicas)})`, 'move');
     case 'controller.create-topics':
+      // A refused creation (e.g. __consumer_offsets asked for by a second coordinator) carries the error instead.
+      if (typeof e.errorCode === 'number' && e.errorCode !== 0)
+        return d(`topic ${e.topic} not created: ${e.errorMessage ?? `error ${e.errorCode}`}`, 'other');
       return d(
-        `topic ${e.topic} created: ${e.numPartitions} partitions, replication factor ${e.replicationFactor}`,
+        `topic ${e.topic} ${e.validateOnly ? 'could be created' : 'created'}: ${e.numPartitions} partitions, replication factor ${e.replicationFactor}`,
         'other',
         true,
       );

@@ -11,7 +11,7 @@ import { groupsOf } from '../optional-modules.ts';
 import type { PacerStatus } from '../pacer.ts';
 import { routeSchema } from '../route-schema.ts';
 import { faultsOf } from './faults.ts';
-import { consumerGroupView } from './state.ts';
+import { groupViewOf } from './state.ts';
 
 const anyObject = { type: 'object', additionalProperties: true };
 
@@ -29,27 +29,56 @@ function controllersOf(host: SimHost) {
   }));
 }
 
-/** Each consumer group as kafka-consumer-groups --describe sees it (members, assignment, lag). */
+type TopicPartition = { topic: string; partition: number };
+const key = (tp: TopicPartition) => `${tp.topic}\u0000${tp.partition}`;
+
+/**
+ * Each consumer group as kafka-consumer-groups --describe sees it (members, assignment, lag). A classic group has
+ * its generation; a consumer-protocol (KIP-848) group its group and assignment epochs, and each member its member
+ * epoch, MemberState, target assignment, the partitions it must still give up (pending revocation) and those its
+ * target gives it that it does not own yet (pending assignment: others still hold them).
+ */
 function groupsSummary(host: SimHost) {
   const world = host.world;
-  let ids: string[];
-  try {
-    ids = groupsOf(world).groupIds();
-  } catch {
-    return [];
-  }
-  return ids.map((id) => {
-    const v = consumerGroupView(world, id);
+  const groups = (() => {
+    try {
+      return groupsOf(world);
+    } catch {
+      return undefined;
+    }
+  })();
+  if (!groups) return [];
+  return groups.groupIds().map((id) => {
+    const info = groups.describe(id);
+    const v = groupViewOf(world, id, info);
+    const consumer = info?.type === 'consumer';
+    const reconciliation = new Map(info?.members.map((m) => [m.consumerId, m.consumer]));
     return {
       group_id: id,
+      type: info?.type ?? 'classic',
       state: v.state,
       assignor: v.assignmentStrategy,
-      generation: v.generation ?? null,
-      members: v.members.map((m) => ({
-        consumer_id: m.consumerId,
-        client_id: m.clientId,
-        assignment: m.assignment,
-      })),
+      generation: consumer ? null : (v.generation ?? null),
+      group_epoch: info?.epochs?.group ?? null,
+      assignment_epoch: info?.epochs?.assignment ?? null,
+      members: v.members.map((m) => {
+        const c = reconciliation.get(m.consumerId);
+        const owned = new Set(m.assignment.map(key));
+        return {
+          consumer_id: m.consumerId,
+          client_id: m.clientId,
+          assignment: m.assignment,
+          ...(c
+            ? {
+                member_epoch: c.memberEpoch,
+                member_state: c.state,
+                target_assignment: c.target,
+                pending_revocation: c.pendingRevocation,
+                pending_assignment: c.target.filter((tp) => !owned.has(key(tp))),
+              }
+            : {}),
+        };
+      }),
       offsets: v.offsets.map((o) => ({
         topic: o.topic,
         partition: o.partition,

@@ -8,7 +8,7 @@ import type { ConsumerGroupView, TopicDescribeView } from '../../format/index.ts
 import { type LoadedScenario, loadScenarioText, ScenarioError } from '../../scenario/index.ts';
 import { type ApiContext, readBroker } from '../context.ts';
 import { badRequest } from '../errors.ts';
-import { groupsOf } from '../optional-modules.ts';
+import { type GroupInfo, groupsOf } from '../optional-modules.ts';
 import { routeSchema } from '../route-schema.ts';
 import { logEndOffset } from '../v3/groups.ts';
 import { WORLD_LIMITS, type World } from '../world.ts';
@@ -45,7 +45,11 @@ export function topicViews(world: World): TopicDescribeView[] {
 
 /** kafka-consumer-groups --describe's view of one group (Dead when the coordinator does not know it). */
 export function consumerGroupView(world: World, groupId: string): ConsumerGroupView {
-  const g = groupsOf(world).describe(groupId);
+  return groupViewOf(world, groupId, groupsOf(world).describe(groupId));
+}
+
+/** The view of a group already described (`g`), with each partition's log end offset. */
+export function groupViewOf(world: World, groupId: string, g: GroupInfo | undefined): ConsumerGroupView {
   if (!g) {
     const b = readBroker(world);
     return {

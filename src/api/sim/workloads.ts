@@ -50,6 +50,8 @@ export interface CreateWorkloadBody {
   partition?: number;
   // consumer
   partitions?: number[];
+  /** The group member's group.protocol: classic (the default) or consumer (KIP-848). */
+  group_protocol?: 'classic' | 'consumer';
   // ingest
   config?: Record<string, unknown>;
   // explicit-producer
@@ -88,6 +90,7 @@ const createBody = {
     keys: { type: 'string', enum: ['none', 'sequence'] },
     partition: { type: 'integer', minimum: 0 },
     partitions: { type: 'array', maxItems: 100_000, items: { type: 'integer', minimum: 0 } },
+    group_protocol: { type: 'string', enum: ['classic', 'consumer'] },
     config: { type: 'object', maxProperties: 100 },
     first_sequence: { type: 'integer', minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
     count: { type: 'integer', minimum: 1, maximum: WORKLOAD_LIMITS.maxRecords },
@@ -211,9 +214,12 @@ function workloadFrom(ctx: ApiContext, body: CreateWorkloadBody): Workload {
     case 'consumer':
       if (body.group !== undefined && body.partitions !== undefined)
         throw badRequest('a consumer either joins a group or is given partitions, not both');
+      if (body.group_protocol !== undefined && body.group === undefined)
+        throw badRequest('group_protocol is for a group member: name the group to join ("group")');
       return new ConsumerRun(name, {
         topic,
         ...(body.group !== undefined ? { group: body.group } : {}),
+        ...(body.group_protocol !== undefined ? { config: { 'group.protocol': body.group_protocol } } : {}),
         ...(body.partitions ? { partitions: body.partitions } : {}),
         ...flavour,
       });
@@ -269,7 +275,7 @@ export function registerWorkloadRoutes(app: FastifyInstance, ctx: ApiContext): v
           'kinds: producer-perf (kafka-producer-perf-test: num_records, throughput, record_size, producer_props), ' +
           'consumer-perf (kafka-consumer-perf-test: messages, reporting_interval_ms, show_detailed_stats, timeout_ms, ' +
           'from_latest, hide_header, group), producer (rate records/s, record_size, records, keys, partition), consumer ' +
-          '(group to join, or partitions to read in assign mode), ingest (bend-ingest-kafka: config = the ' +
+          '(group to join, with group_protocol classic or consumer (KIP-848), or partitions to read in assign mode), ingest (bend-ingest-kafka: config = the ' +
           "guide's JSON), explicit-producer (workflow B's load producer: topic, first_sequence, count, partition_count). " +
           'The name defaults to the kind (perf-producer, perf-consumer, ...), then -2, -3...',
         tags: TAGS,

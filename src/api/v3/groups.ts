@@ -105,7 +105,9 @@ export function registerGroupRoutes(app: FastifyInstance, ctx: ApiContext): void
         is_simple: g.isSimple,
         partition_assignor: g.assignor,
         state: restState(g.state),
-        type: 'CLASSIC',
+        // kafka-rest's GroupType: CLASSIC, or CONSUMER for a KIP-848 group (no mixed groups: classic members
+        // never join a consumer-protocol group here).
+        type: g.type === 'consumer' ? 'CONSUMER' : 'CLASSIC',
         is_mixed_consumer_group: false,
         coordinator: links.related('brokers', g.coordinator.id),
         consumers: links.related('consumer-groups', g.groupId, 'consumers'),

@@ -41,6 +41,8 @@ export interface ScenarioEval extends ClusterEval {
   /** Producers' error windows (for the errorWindow metric), and the timeline's time 0 in virtual time. */
   errorWindows?: ErrorWindows;
   t0?: number;
+  /** Every tool output line printed so far (for `output`). */
+  output?: readonly string[];
 }
 
 /** What the HTTP API's conditions read besides the cluster. */

@@ -36,6 +36,7 @@ import { metadataConsistent } from './metadata-consistent.ts';
 import { metadataLoad, metadataLoadMetric } from './metadata-load.ts';
 import { not } from './not.ts';
 import { offsets, offsetsMetric } from './offsets.ts';
+import { output, outputMetric } from './output.ts';
 import { partitionCount } from './partition-count.ts';
 import { perf, perfMetric } from './perf.ts';
 import { producerErrors, producerErrorsMetric } from './producer-errors.ts';
@@ -73,6 +74,7 @@ export const CONDITIONS = {
   leaderless,
   fencedBrokers,
   traced,
+  output,
   workloadDone,
   all,
   any,
@@ -90,6 +92,7 @@ export const METRICS = {
   quorum: quorumMetric,
   metadataLoad: metadataLoadMetric,
   errorWindow: errorWindowMetric,
+  output: outputMetric,
 } as const;
 
 type ValueOf<D> = D extends ConditionDefinition<infer V, infer _S> ? V : never;

@@ -18,6 +18,7 @@ import { lakeOutage } from './lake-outage.ts';
 import { partition } from './partition.ts';
 import { print } from './print.ts';
 import { produce } from './produce.ts';
+import { producerPerfTest, verifiableProducer } from './raft-tools.ts';
 import { reassign } from './reassign.ts';
 import { requestFault } from './request-fault.ts';
 import { restartBroker } from './restart-broker.ts';
@@ -51,6 +52,8 @@ export const STEPS = {
   produce,
   lakeOutage,
   crashIngest,
+  verifiableProducer,
+  producerPerfTest,
   run,
 } as const;
 

@@ -4,6 +4,7 @@
 // virtual time like the real tools; their output is the tools' own text.
 import { ExitCode, KafkasimError } from '../../../models/sim/index.ts';
 import type { Cluster } from '../../cluster/index.ts';
+import type { RaftTestServerCluster } from '../../cluster/raft-test-server.ts';
 import type { ReassignmentJson } from '../../format/index.ts';
 import type { ScenarioClients } from '../clients.ts';
 import type { Outcome } from '../conditions/index.ts';
@@ -37,7 +38,10 @@ export interface StepDescribe {
 
 /** What doing a step sees. */
 export interface StepExecute {
+  /** The cluster (in a raftTestServer scenario, whose steps never read it, there is none). */
   readonly cluster: Cluster;
+  /** The Raft test server quorum of a raftTestServer scenario. */
+  readonly raftTestServer?: RaftTestServerCluster;
   readonly clients: ScenarioClients;
   readonly spec: ScenarioSpec;
   readonly index: number;

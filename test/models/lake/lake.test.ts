@@ -234,3 +234,14 @@ describe('the Lake', () => {
     expect(await rowsOf(lake, 'SELECT count(*) FROM t')).toEqual([['1']]);
   });
 });
+
+describe('interrupt (a server stopping)', () => {
+  it('refuses a statement that reaches DuckDB after it, so none runs on into the process exit', async () => {
+    const lake = newLake();
+    // Sent before the interrupt, but DuckDB is still loading: it reaches the engine after it.
+    const queued = lake.query('SELECT count(*) FROM range(100000000000000)');
+    lake.interrupt();
+    await expect(queued).rejects.toMatchObject({ kind: 'AbortedQuery', message: /Lake is stopping/ });
+    await expect(lake.query('SELECT 1')).rejects.toBeInstanceOf(LakeError);
+  });
+});
