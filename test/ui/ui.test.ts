@@ -480,7 +480,10 @@ describe.skipIf(!haveChromium)('the web UI in headless Chromium', () => {
         'window.kafkasim.timeline.markers.filter((m) => / crashed$/.test(m.text)).map((m) => m.text)',
       )) as string[];
     await until(page, 'three crash markers', async () => (await crashes()).length === 3);
-    const head = (await view(page)).now_ms;
+    // The server is paused: its clock is the head. The view may not have polled the last advance yet, so the head
+    // is read from the server, not from the view (a CI run read the view one poll early and waited forever).
+    const head = (await json<Snap>(own.url, '/sim/snapshot')).clock.now_ms;
+    await until(page, 'the view at the head', async () => (await view(page)).now_ms === head);
     // The server's ring no longer holds the first crash.
     const kept = await (await fetch(`${own.url}/sim/trace.jsonl?kind=node.crash`)).text();
     expect(kept).not.toContain('"node":"broker-0"');
