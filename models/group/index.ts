@@ -46,6 +46,7 @@ export {
   type ConsumerMemberState,
   isReconciledTo,
   newConsumerGroupMember,
+  usesClassicProtocol,
 } from './consumer-group-member.ts';
 export { type CoordinatorBroker, type CoordinatorIo, GroupCoordinator } from './coordinator.ts';
 export {

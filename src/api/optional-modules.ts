@@ -15,6 +15,7 @@ import {
   type ConsumerMemberState,
   type PartitionAssignment,
   partitionsOf,
+  usesClassicProtocol,
 } from '../../models/group/index.ts';
 import type { Lake, LakeHttpApi } from '../../models/lake/index.ts';
 import type { GroupStateName } from '../format/index.ts';
@@ -44,6 +45,8 @@ export interface ConsumerMemberInfo {
   state: ConsumerMemberState;
   target: TopicPartition[];
   pendingRevocation: TopicPartition[];
+  /** False while the member still speaks the classic protocol in a group being migrated (MemberDescription.upgraded). */
+  upgraded: boolean;
 }
 
 export interface GroupInfo {
@@ -150,6 +153,7 @@ function consumerMemberOf(
     state: m.state,
     target: named(group.targetAssignment.get(memberId)),
     pendingRevocation: named(m.partitionsPendingRevocation),
+    upgraded: !usesClassicProtocol(m),
   };
 }
 

@@ -6,6 +6,8 @@
 import type { MetadataImage } from '../../models/metadata/index.ts';
 import {
   brokerNodeId,
+  type ConsumerGroupDescribeResponse,
+  type ConsumerGroupDescribeTopicPartitions,
   type DescribeGroupsResponse,
   type FindCoordinatorResponse,
   type ListGroupsResponse,
@@ -37,7 +39,7 @@ export interface DescribeGroupOptions {
   state?: boolean;
   /** --members */
   members?: boolean;
-  /** --verbose (with --members) */
+  /** --verbose (with --members or --state) */
   verbose?: boolean;
 }
 
@@ -63,11 +65,8 @@ export function consumerGroupView(
   if (!found || found.errorCode !== 0) return dead;
   const coordinator = { id: found.nodeId, host: found.host, port: found.port };
   const coordinatorNode = brokerNodeId(found.nodeId);
-  const described = admin.brokerRequest<DescribeGroupsResponse>(coordinatorNode, {
-    type: 'DescribeGroups',
-    groups: [groupId],
-  })?.groups[0];
-  if (!described || described.errorCode !== 0) return { ...dead, coordinator };
+  const described = describeGroup(admin, coordinatorNode, groupId);
+  if (!described) return { ...dead, coordinator };
   const fetched = admin.brokerRequest<OffsetFetchResponse>(coordinatorNode, {
     type: 'OffsetFetch',
     groupId,
@@ -76,13 +75,7 @@ export function consumerGroupView(
   const committed = new Map<string, number>();
   for (const p of fetched?.partitions ?? [])
     if (p.offset >= 0) committed.set(`${p.topic}\u0000${p.partition}`, p.offset);
-  const members = described.members.map((m) => ({
-    consumerId: m.memberId,
-    groupInstanceId: m.groupInstanceId,
-    clientId: m.clientId,
-    host: m.clientHost,
-    assignment: m.assignment ?? [],
-  }));
+  const { members } = described;
   const partitions = groupPartitions(
     members.map((m) => m.assignment),
     committed,
@@ -90,14 +83,66 @@ export function consumerGroupView(
   const logEnd = logEndOffsets(admin, via().image, [...partitions.values()]);
   return {
     groupId,
-    state: described.groupState as GroupStateName,
     coordinator,
-    assignmentStrategy: described.protocolData,
-    members,
+    ...described,
     offsets: [...partitions].map(([key, tp]) => ({
       ...tp,
       committedOffset: committed.get(key) ?? null,
       logEndOffset: logEnd.get(key) ?? null,
+    })),
+  };
+}
+
+type Described = Pick<
+  ConsumerGroupView,
+  'state' | 'assignmentStrategy' | 'members' | 'type' | 'groupEpoch' | 'targetAssignmentEpoch'
+>;
+
+/**
+ * Kafka 4.x's Admin.describeConsumerGroups (DescribeConsumerGroupsHandler): ConsumerGroupDescribe first; a group
+ * it does not hold as a consumer-protocol group is answered GROUP_ID_NOT_FOUND and is asked again with
+ * DescribeGroups, the classic protocol's describe. Undefined when neither describes it.
+ */
+function describeGroup(admin: ClusterAdmin, coordinatorNode: string, groupId: string): Described | undefined {
+  const consumer = admin
+    .brokerRequest<ConsumerGroupDescribeResponse>(coordinatorNode, {
+      type: 'ConsumerGroupDescribe',
+      groupIds: [groupId],
+    })
+    ?.groups.find((g) => g.groupId === groupId && g.errorCode === 0);
+  const partitionsOf = (a: ConsumerGroupDescribeTopicPartitions[]) =>
+    a.flatMap((t) => t.partitions.map((partition) => ({ topic: t.topicName, partition })));
+  if (consumer)
+    return {
+      type: 'consumer',
+      state: consumer.groupState as GroupStateName,
+      assignmentStrategy: consumer.assignorName,
+      groupEpoch: consumer.groupEpoch,
+      targetAssignmentEpoch: consumer.assignmentEpoch,
+      members: consumer.members.map((m) => ({
+        consumerId: m.memberId,
+        groupInstanceId: m.instanceId,
+        clientId: m.clientId,
+        host: m.clientHost,
+        assignment: partitionsOf(m.assignment),
+        memberEpoch: m.memberEpoch,
+        targetAssignment: partitionsOf(m.targetAssignment),
+      })),
+    };
+  const classic = admin.brokerRequest<DescribeGroupsResponse>(coordinatorNode, {
+    type: 'DescribeGroups',
+    groups: [groupId],
+  })?.groups[0];
+  if (!classic || classic.errorCode !== 0) return undefined;
+  return {
+    state: classic.groupState as GroupStateName,
+    assignmentStrategy: classic.protocolData,
+    members: classic.members.map((m) => ({
+      consumerId: m.memberId,
+      groupInstanceId: m.groupInstanceId,
+      clientId: m.clientId,
+      host: m.clientHost,
+      assignment: m.assignment ?? [],
     })),
   };
 }
@@ -136,7 +181,7 @@ export function describeConsumerGroup(
   options: DescribeGroupOptions = {},
 ): ToolOutput {
   const view = consumerGroupView(admin, via, groupId);
-  if (options.state) return formatConsumerGroupState(view);
+  if (options.state) return formatConsumerGroupState(view, { verbose: options.verbose ?? false });
   if (options.members) return formatConsumerGroupMembers(view, { verbose: options.verbose ?? false });
   return formatConsumerGroupOffsets(view);
 }

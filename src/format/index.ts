@@ -3,8 +3,12 @@
 // real tool output. Invalid input throws FormatInputError. Facts: apache/kafka tools sources named in each
 // file, and the lines quoted in the workflows' documentation (AutoMQ's self-balancing example, bend-ingest-kafka).
 export {
+  type ConsumerGroupsLayout,
   type ConsumerGroupView,
   consumerGroupOffsetRows,
+  type DescribeLayoutOptions,
+  defaultLayout,
+  formatAssignmentKafka4,
   formatConsumerGroupMembers,
   formatConsumerGroupOffsets,
   formatConsumerGroupState,
@@ -15,6 +19,7 @@ export {
   type GroupTopicPartition,
   type MembersOptions,
   MISSING_COLUMN_VALUE,
+  type StateOptions,
   type ToolOutput,
 } from './consumer-groups.ts';
 export {

@@ -77,6 +77,65 @@ describe('kafkasim consumer-groups', () => {
     expect((await groups('--list')).out).toBe('grp\n');
   });
 
+  it("a consumer-protocol (KIP-848) group prints in Kafka 4.x's layout: epochs and target assignments", async () => {
+    const post = (path: string, body?: unknown) =>
+      fetch(`${server.url}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+    await main(
+      ['topics', '--create', '--topic', 'kt', '--partitions', '4', '--bootstrap-server', server.url],
+      bufferIO(),
+    );
+    for (const name of ['k1', 'k2'])
+      await post('/sim/workloads', {
+        kind: 'consumer',
+        name,
+        topic: 'kt',
+        group: 'kgrp',
+        group_protocol: 'consumer',
+      });
+    await post('/sim/advance', { duration: '20s' });
+    const view = consumerGroupView(server.host.world, 'kgrp');
+    expect(view.type).toBe('consumer');
+
+    const state = await groups('--describe', '--group', 'kgrp', '--state', '--verbose');
+    expect(state.code).toBe(0);
+    const [, header, row] = state.out.split('\n');
+    expect(header).toMatch(
+      /^GROUP +COORDINATOR \(ID\) +ASSIGNMENT-STRATEGY +STATE +GROUP-EPOCH +TARGET-ASSIGNMENT-EPOCH +#MEMBERS$/,
+    );
+    const m = /^kgrp +localhost:\d+ +\(\d\) +uniform +Stable +(\d+) +(\d+) +2$/.exec(row ?? '');
+    expect(m, row).not.toBeNull();
+    expect(Number(m![1])).toBe(view.groupEpoch);
+    expect(Number(m![2])).toBe(view.targetAssignmentEpoch);
+
+    const members = await groups('--describe', '--group', 'kgrp', '--members', '--verbose');
+    const lines = members.out.split('\n');
+    expect(lines[1]).toMatch(
+      /#PARTITIONS +CURRENT-EPOCH +CURRENT-ASSIGNMENT +TARGET-EPOCH +TARGET-ASSIGNMENT +$/,
+    );
+    const rows = lines.filter((l) => l.startsWith('kgrp '));
+    expect(rows).toHaveLength(2);
+    const owned: string[] = [];
+    for (const r of rows) {
+      // Reconciled: each member owns its target, at the target's epoch.
+      const cells = r.trim().split(/ +/);
+      const [count, epoch, current, targetEpoch, target] = cells.slice(-5);
+      expect(current, r).toBe(target);
+      expect(Number(epoch)).toBe(view.targetAssignmentEpoch);
+      expect(Number(targetEpoch)).toBe(view.targetAssignmentEpoch);
+      const partitions = current!.replace(/^kt:/, '').split(',');
+      expect(partitions).toHaveLength(Number(count));
+      owned.push(...partitions);
+    }
+    expect(owned.sort()).toEqual(['0', '1', '2', '3']);
+    // The offsets view is 4.x's too: rows sorted by partition within each member.
+    const offsets = await groups('--describe', '--group', 'kgrp');
+    expect(offsets.out.split('\n').filter((l) => l.startsWith('kgrp '))).toHaveLength(4);
+  });
+
   it('an unknown group: the tool\'s "does not exist" line', async () => {
     expect(await groups('--describe', '--group', 'nobody')).toEqual({
       code: 0,
@@ -89,7 +148,10 @@ describe('kafkasim consumer-groups', () => {
     const cases: [string[], RegExp][] = [
       [['--describe'], /takes one of these options: \[all-groups\], \[group\]/],
       [['--describe', '--group', 'g', '--state', '--members'], /at most one of these options/],
-      [['--describe', '--group', 'g', '--verbose'], /\[verbose\] can only be used with \[members\]/],
+      [
+        ['--describe', '--group', 'g', '--verbose'],
+        /\[verbose\] can only be used with \[members\] or \[state\]/,
+      ],
       [['--list', '--describe'], /exactly one action/],
       [['--describe', '--grup', 'g'], /--grup is not a recognized option/],
     ];

@@ -239,3 +239,38 @@ describe('the member side: reconciliation order and the application thread', () 
     expect(inPoll).toBeGreaterThan(background + 5000);
   });
 });
+
+describe('describing a consumer-protocol group (kafka-consumer-groups.sh, Kafka 4.x)', () => {
+  it("the admin's describe (DescribeGroups, then ConsumerGroupDescribe) prints the epochs and each member's target", () => {
+    const c = createCluster({ seed: 3, brokers: 3 });
+    c.admin.createTopic({ name: 'events', partitions: 4 });
+    const ms = members(c, 2, 'java', { 'group.protocol': 'consumer' });
+    c.runUntil(fullyAssigned(ms, 4, 2), { timeout: '60s', description: 'the group formed' });
+    const state = c.describeGroup('app', { state: true, verbose: true }).stdout.split('\n');
+    const m = /^app +\S+ +\(\d\) +uniform +Stable +(\d+) +(\d+) +2$/.exec(state[2] ?? '');
+    expect(m, state.join('\n')).not.toBeNull();
+    expect(m![1]).toBe(m![2]);
+    const rows = c
+      .describeGroup('app', { members: true, verbose: true })
+      .stdout.split('\n')
+      .filter((l) => l.startsWith('app '));
+    expect(rows).toHaveLength(2);
+    for (const row of rows) {
+      const [count, epoch, current, targetEpoch, target] = row.trim().split(/ +/).slice(-5);
+      expect(count).toBe('2');
+      expect(epoch).toBe(m![1]);
+      expect(targetEpoch).toBe(m![1]);
+      expect(current).toMatch(/^events:\d,\d$/);
+      expect(target).toBe(current);
+    }
+    // A classic group's describe is the 3.9 tool's: no epochs.
+    const classic = c.groupConsumer('classic-0', { flavour: 'java', groupId: 'old', topics: ['events'] });
+    c.runUntil(() => classic.ownedPartitions().length === 4, {
+      timeout: '60s',
+      description: 'the classic group',
+    });
+    expect(c.describeGroup('old', { members: true, verbose: true }).stdout).toMatch(
+      /#PARTITIONS {5}ASSIGNMENT\n/,
+    );
+  });
+});

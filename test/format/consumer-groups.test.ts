@@ -240,3 +240,124 @@ describe('--describe --members', () => {
     ).toBe('s(1), t(2,10)');
   });
 });
+
+// A consumer-protocol (KIP-848) group mid-reconciliation: member A still owns payments-3 and orders-1, which the
+// target gives to B; B waits for them. The layout is Kafka 4.x's tool (trunk ConsumerGroupCommand's format strings).
+const kip848: ConsumerGroupView = {
+  groupId: 'orders-readers',
+  type: 'consumer',
+  state: 'Reconciling',
+  coordinator: { id: 1, host: 'localhost', port: 9092 },
+  assignmentStrategy: 'uniform',
+  groupEpoch: 6,
+  targetAssignmentEpoch: 6,
+  members: [
+    {
+      consumerId: 'AAAAAAAAAAAAAAAAAAAAAA',
+      clientId: 'consumer-orders-readers-1',
+      host: '/127.0.0.1',
+      assignment: [
+        { topic: 'payments', partition: 3 },
+        { topic: 'orders', partition: 1 },
+        { topic: 'orders', partition: 0 },
+      ],
+      memberEpoch: 5,
+      targetAssignment: [{ topic: 'orders', partition: 0 }],
+      upgraded: true,
+    },
+    {
+      consumerId: 'BBBBBBBBBBBBBBBBBBBBBB',
+      clientId: 'consumer-orders-readers-2',
+      host: '/127.0.0.1',
+      assignment: [],
+      memberEpoch: 4,
+      targetAssignment: [
+        { topic: 'payments', partition: 3 },
+        { topic: 'orders', partition: 1 },
+      ],
+      upgraded: true,
+    },
+  ],
+  offsets: [
+    { topic: 'payments', partition: 3, committedOffset: 7, logEndOffset: 9 },
+    { topic: 'orders', partition: 1, committedOffset: 10, logEndOffset: 10 },
+    { topic: 'orders', partition: 0, committedOffset: 4, logEndOffset: 6 },
+  ],
+};
+
+describe('Kafka 4.x layout (a consumer-protocol group)', () => {
+  it('--state: GROUP as wide as the group id, STATE 20 wide; --verbose adds the group and target epochs', () => {
+    expect(formatConsumerGroupState({ ...kip848, groupEpoch: 5, targetAssignmentEpoch: 5 }).stdout).toBe(
+      '\nGROUP           COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE                #MEMBERS\n' +
+        'orders-readers  localhost:9092  (1)       uniform              Reconciling          2\n',
+    );
+    expect(
+      formatConsumerGroupState({ ...kip848, groupEpoch: 5, targetAssignmentEpoch: 5 }, { verbose: true })
+        .stdout,
+    ).toBe(
+      '\nGROUP           COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE                GROUP-EPOCH     TARGET-ASSIGNMENT-EPOCH   #MEMBERS\n' +
+        'orders-readers  localhost:9092  (1)       uniform              Reconciling          5               5                         2\n',
+    );
+  });
+
+  it('--state --verbose of a classic group: - for the epochs it does not have and for no assignor', () => {
+    const classic: ConsumerGroupView = {
+      ...bend,
+      groupId: 'a-very-long-group-name-here',
+      state: 'Empty',
+      coordinator: { id: 1, host: 'localhost', port: 9092 },
+      assignmentStrategy: '',
+      members: [],
+    };
+    expect(formatConsumerGroupState(classic, { verbose: true })).toEqual({
+      stdout:
+        '\nGROUP                       COORDINATOR (ID)          ASSIGNMENT-STRATEGY  STATE                GROUP-EPOCH     TARGET-ASSIGNMENT-EPOCH   #MEMBERS\n' +
+        'a-very-long-group-name-here localhost:9092  (1)       -                    Empty                -               -                         0\n',
+      stderr: "\nConsumer group 'a-very-long-group-name-here' has no active members.\n",
+    });
+  });
+
+  it('--members --verbose: each member epoch, the current and the target assignment as topic:0,1;other:2', () => {
+    expect(formatConsumerGroupMembers(kip848, { verbose: true })).toEqual({
+      stdout:
+        '\nGROUP           CONSUMER-ID            HOST            CLIENT-ID                 #PARTITIONS     CURRENT-EPOCH   CURRENT-ASSIGNMENT    TARGET-EPOCH    TARGET-ASSIGNMENT   \n' +
+        'orders-readers  AAAAAAAAAAAAAAAAAAAAAA /127.0.0.1      consumer-orders-readers-1 3               5               orders:0,1;payments:3 6               orders:0            \n' +
+        'orders-readers  BBBBBBBBBBBBBBBBBBBBBB /127.0.0.1      consumer-orders-readers-2 0               4               -                     6               orders:1;payments:3 \n',
+      stderr: "\nWarning: Consumer group 'orders-readers' is rebalancing.\n",
+    });
+    // Without --verbose, the same columns as the 3.9 tool.
+    expect(formatConsumerGroupMembers(kip848).stdout.split('\n')[1]).toBe(
+      'GROUP           CONSUMER-ID            HOST            CLIENT-ID                 #PARTITIONS     ',
+    );
+  });
+
+  it('--members --verbose of a group being migrated (members of both protocols): the UPGRADED column', () => {
+    const migrating: ConsumerGroupView = {
+      ...kip848,
+      members: [kip848.members[0]!, { ...kip848.members[1]!, upgraded: false }],
+    };
+    expect(formatConsumerGroupMembers(migrating, { verbose: true }).stdout).toBe(
+      '\nGROUP           CONSUMER-ID            HOST            CLIENT-ID                 #PARTITIONS     CURRENT-EPOCH   CURRENT-ASSIGNMENT    TARGET-EPOCH    TARGET-ASSIGNMENT    UPGRADED\n' +
+        'orders-readers  AAAAAAAAAAAAAAAAAAAAAA /127.0.0.1      consumer-orders-readers-1 3               5               orders:0,1;payments:3 6               orders:0             true\n' +
+        'orders-readers  BBBBBBBBBBBBBBBBBBBBBB /127.0.0.1      consumer-orders-readers-2 0               4               -                     6               orders:1;payments:3  false\n',
+    );
+  });
+
+  it("offsets: each member's partitions sorted by topic, then partition (not the 3.9 tool's HashMap order)", () => {
+    const rows = formatConsumerGroupOffsets(kip848)
+      .stdout.split('\n')
+      .slice(2, 5)
+      .map((line) => line.split(/ +/).slice(1, 3).join('-'));
+    expect(rows).toEqual(['orders-0', 'orders-1', 'payments-3']);
+  });
+
+  it('a classic group alone prints as 3.9 does; one described beside a consumer-protocol group, as 4.x does', () => {
+    expect(formatConsumerGroupMembers(bend, { verbose: true }).stdout).toMatch(/#PARTITIONS {5}ASSIGNMENT\n/);
+    const both = formatConsumerGroupMembers([bend, kip848], { verbose: true }).stdout;
+    expect(both).not.toMatch(/ASSIGNMENT\n/);
+    expect(both.match(/CURRENT-EPOCH/g)).toHaveLength(2);
+    expect(both).toMatch(
+      /bend-ingest-group rdkafka-w1-bbbbbbbb +\/127\.0\.0\.1 +rdkafka +1 +- +lake-events:1 +- +- /,
+    );
+  });
+});

@@ -76,12 +76,21 @@ export function groupViewOf(world: World, groupId: string, g: GroupInfo | undefi
     coordinator: g.coordinator,
     assignmentStrategy: g.assignor,
     ...(g.generation !== null ? { generation: g.generation } : {}),
+    type: g.type,
+    ...(g.epochs ? { groupEpoch: g.epochs.group, targetAssignmentEpoch: g.epochs.assignment } : {}),
     members: g.members.map((m) => ({
       consumerId: m.consumerId,
       groupInstanceId: m.groupInstanceId,
       clientId: m.clientId,
       host: m.host,
       assignment: m.assignment,
+      ...(m.consumer
+        ? {
+            memberEpoch: m.consumer.memberEpoch,
+            targetAssignment: m.consumer.target,
+            upgraded: m.consumer.upgraded,
+          }
+        : {}),
     })),
     offsets: [...partitions.entries()].map(([key, tp]) => ({
       topic: tp.topic,
