@@ -11,6 +11,7 @@
 // getOrMaybeCreateClassicGroup, convertToConsumerGroup, convertToClassicGroup, onNewMetadataImage, replay,
 // onUnloaded).
 
+import { newTopicId } from '../metadata/index.ts';
 import {
   type ConsumerGroupHeartbeatRequest,
   type ConsumerGroupHeartbeatResponse,
@@ -70,7 +71,12 @@ export class GroupMetadataManager {
       now: () => broker.sim.now,
       schedule: (delay, fn, label) => broker.schedule(delay, fn, label),
       emit: (kind, fields) => broker.emit(kind, fields),
-      newMemberId: () => uuid(broker.random('group-coordinator/member-id')),
+      // A consumer-protocol member id is Uuid.randomUuid().toString() (GroupMetadataManager.consumerGroupHeartbeat;
+      // KIP-1082 has 4.0 clients make it the same way): 22 characters of URL-safe base64, as topic ids are.
+      newMemberId: () => {
+        const rng = broker.random('group-coordinator/member-id');
+        return newTopicId(() => rng.uint32());
+      },
       image: () => broker.image,
       maybeDowngrade: (group, leavingMemberId) => this.convertToClassicGroup(group, leavingMemberId),
       persist: (group) => this.writeConsumerGroup(group),

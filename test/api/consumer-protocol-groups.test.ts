@@ -110,7 +110,9 @@ describe('consumer-protocol groups in the snapshot', () => {
     // Its target partition is still owned by another member: pending assignment, nothing owned yet.
     expect(d.member_state).toBe('UNRELEASED_PARTITIONS');
     expect(d.assignment).toEqual([]);
-    expect(d.target_assignment).toHaveLength(1);
+    // 4 partitions over 3 members (uniform): 1 or 2 for the new one, each owned by another member now.
+    expect(d.target_assignment?.length).toBeGreaterThanOrEqual(1);
+    expect(d.target_assignment?.length).toBeLessThanOrEqual(2);
     expect(d.pending_assignment).toEqual(d.target_assignment);
     const taken = names(d.target_assignment)[0]!;
     const victim = assigning.members.find((m) => names(m.assignment).includes(taken))!;
@@ -127,18 +129,20 @@ describe('consumer-protocol groups in the snapshot', () => {
         timeout: '10s',
       });
       expect(r.status).toBe(200);
-      revoking = (await group('k')).members.find((m) => (m.pending_revocation ?? []).length > 0);
+      revoking = (await group('k')).members.find((m) => names(m.pending_revocation ?? []).includes(taken));
     }
     expect(revoking, 'no member was ever shown revoking a partition').toBeDefined();
     expect(revoking!.consumer_id).toBe(victim.consumer_id);
     expect(revoking!.member_state).toBe('UNREVOKED_PARTITIONS');
-    expect(names(revoking!.pending_revocation)).toEqual([taken]);
+    expect(names(revoking!.pending_revocation)).toContain(taken);
     expect(names(revoking!.assignment)).not.toContain(taken);
 
     expect((await f.call('POST', '/sim/advance', { duration: '12s' })).status).toBe(200);
     const after = await group('k');
     expectSettled(after, 3);
-    expect(names(after.members.find((m) => m.consumer_id === d.consumer_id)!.assignment)).toEqual([taken]);
+    expect(names(after.members.find((m) => m.consumer_id === d.consumer_id)!.assignment).sort()).toEqual(
+      names(d.target_assignment).sort(),
+    );
   });
 
   it('refuses a group protocol it does not know, or one without a group', async () => {

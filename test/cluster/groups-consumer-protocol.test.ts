@@ -256,6 +256,9 @@ describe('describing a consumer-protocol group (kafka-consumer-groups.sh, Kafka 
       .filter((l) => l.startsWith('app '));
     expect(rows).toHaveLength(2);
     for (const row of rows) {
+      // The coordinator's member id is Uuid.randomUuid().toString(): 22 characters of URL-safe base64, never
+      // starting with '-' (a tool would read it as a flag).
+      expect(row.split(/ +/)[1]).toMatch(/^[A-Za-z0-9_][A-Za-z0-9_-]{21}$/);
       const [count, epoch, current, targetEpoch, target] = row.trim().split(/ +/).slice(-5);
       expect(count).toBe('2');
       expect(epoch).toBe(m![1]);
