@@ -19,6 +19,16 @@ function gridOfDescription(file: string): string[] {
   return flags;
 }
 
+/** Every cell of a grid over a shipped what-if, run in-process with seed 1: each with its `--set` flags as a label. */
+function runGrid(path: string, grid: string[], metrics: string[]) {
+  return cellsOf(parseGrid(grid)).map((cell) => {
+    const label = setFlagsOf(cell).join(' ');
+    const run = runCell({ path, set: setFlagsOf(cell), seed: 1, metrics });
+    expect(run.error, label).toBeUndefined();
+    return { cell, label, run, m: run.metrics };
+  });
+}
+
 describe('whatif-metadata-refresh', () => {
   it('its sweep command names the ingest service’s refresh setting and the workers’ client flavour', () => {
     const axes = parseGrid(gridOfDescription(REFRESH));
@@ -35,22 +45,17 @@ describe('whatif-metadata-refresh', () => {
   });
 
   it('the workers cover the new partitions about one refresh interval after the alter, with either client', () => {
-    const grid = parseGrid([
-      'clients.ingest.0.config.topicMetadataRefreshIntervalMs=1000,30000,300000',
-      'clients.ingest.0.flavour=librdkafka,java',
-    ]);
     const covered = new Map<string, number>();
-    for (const cell of cellsOf(grid)) {
-      const run = runCell({
-        path: REFRESH,
-        set: setFlagsOf(cell),
-        seed: 1,
-        metrics: ['alterToCoveredMs', 'appliedToCoveredMs', 'alterToBalancedMs', 'alterToAssignedMs'],
-      });
+    const cells = runGrid(
+      REFRESH,
+      [
+        'clients.ingest.0.config.topicMetadataRefreshIntervalMs=1000,30000,300000',
+        'clients.ingest.0.flavour=librdkafka,java',
+      ],
+      ['alterToCoveredMs', 'appliedToCoveredMs', 'alterToBalancedMs', 'alterToAssignedMs'],
+    );
+    for (const { cell, label, run, m } of cells) {
       const refresh = Number(cell.params['clients.ingest.0.config.topicMetadataRefreshIntervalMs']);
-      const label = setFlagsOf(cell).join(' ');
-      expect(run.error, label).toBeUndefined();
-      const m = run.metrics;
       // Every other expectation holds in every cell: only the guide's 30 s bar depends on the setting.
       expect(run.passed, label).toBe(m.alterToCoveredMs! <= 30_000);
       // A worker sees the count on its next refresh (at most one interval), then the group rebalances.
@@ -93,20 +98,15 @@ describe('whatif-group-protocol (issue 22: the rebalance what-if answered both w
   });
 
   it('every cell covers the new partitions; KIP-848 within a heartbeat interval, classic only on the refresh', () => {
-    const grid = parseGrid([`${PROTOCOL}=classic,consumer`, `${MEMBERS}=2,8`, `${PARTITIONS}=8,32`]);
     const interval = consumerGroupDefaults['group.consumer.heartbeat.interval.ms'];
     const byProtocol: Record<string, Map<string, number>> = { classic: new Map(), consumer: new Map() };
-    for (const cell of cellsOf(grid)) {
-      const run = runCell({
-        path: GROUP_PROTOCOL,
-        set: setFlagsOf(cell),
-        seed: 1,
-        metrics: ['alterToAssignedMs', 'appliedToCoveredMs', 'appliedToEvenMs', 'groupRebalances'],
-      });
-      const label = setFlagsOf(cell).join(' ');
-      expect(run.error, label).toBeUndefined();
+    const cells = runGrid(
+      GROUP_PROTOCOL,
+      [`${PROTOCOL}=classic,consumer`, `${MEMBERS}=2,8`, `${PARTITIONS}=8,32`],
+      ['alterToAssignedMs', 'appliedToCoveredMs', 'appliedToEvenMs', 'groupRebalances'],
+    );
+    for (const { cell, label, run, m } of cells) {
       expect(run.passed, label).toBe(true);
-      const m = run.metrics;
       // Covered comes first, even (members within one partition of each other) no earlier.
       expect(m.appliedToEvenMs!, label).toBeGreaterThanOrEqual(m.appliedToCoveredMs!);
       // The recorder's alter -> assigned counts an owner in any member state, the scenario's covered only Stable
