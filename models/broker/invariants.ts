@@ -62,8 +62,6 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
   readonly #brokers: ReadonlyMap<number, BrokerView>;
   readonly #brokerList: readonly BrokerView[];
   readonly #states = new ReplicaTable<ReplicaState>();
-  /** Which replica state each hosted log belongs to (the broker hosting it last). */
-  readonly #watchedBy = new WeakMap<LogView, ReplicaState>();
   /** Replica states whose replica or log changed since the last scan. */
   #changed: ReplicaState[] = [];
   /** Whether the brokers' replicas were looked at once and the brokers tell of their changes since. */
@@ -95,7 +93,7 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
       committedVersion: () => source.committedVersion(),
       scan: () => this.scan(),
       stateOf: (owner, topicId, partition) => this.stateOf(owner, topicId, partition),
-      stateOfLog: (log) => this.#watchedBy.get(log),
+      stateOfLog: (log) => this.watchedBy(log),
       storedLog: (brokerId, topicId, partition) => this.#brokers.get(brokerId)?.storedLog(topicId, partition),
     });
   }
@@ -201,14 +199,21 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
     st.view = r;
     st.hostedBy = broker;
     // A log shared by several brokers' replicas (shared storage) belongs to the one that hosts it now.
-    if (
-      (r.role !== 'offline' || !this.#watchedBy.has(r.log)) &&
-      (r.log.watcher !== this || this.#watchedBy.get(r.log) !== st)
-    ) {
-      this.#watchedBy.set(r.log, st);
-      r.log.watcher = this;
+    const log = r.log;
+    const owner = this.watchedBy(log);
+    if (owner !== st && (r.role !== 'offline' || owner === undefined)) {
+      log.watcher = this;
+      log.watcherState = st;
     }
     this.queue(st);
+  }
+
+  /**
+   * The replica state a hosted log belongs to (the broker hosting it last): kept on the log itself (a field, not a
+   * weak map looked up at every append), and this checker's only while it is the log's watcher.
+   */
+  private watchedBy(log: LogView): ReplicaState | undefined {
+    return log.watcher === this ? (log.watcherState as ReplicaState | undefined) : undefined;
   }
 
   private queue(st: ReplicaState): void {
@@ -219,7 +224,7 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
 
   /** LogWatcher: a hosted replica's log changed; its replica is looked at in this event's scan. */
   logChanged(log: PartitionLog): void {
-    const st = this.#watchedBy.get(log);
+    const st = this.watchedBy(log);
     if (!st) return;
     // A log end that went back is a truncation: what was verified of this log must be verified again.
     if (log.logEndOffset < st.logEndSeen) st.truncations++;

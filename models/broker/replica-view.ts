@@ -6,6 +6,8 @@ import type { LogWatcher, RecordBatch } from '../storage/index.ts';
 export interface LogView {
   /** Who hears of the log's changes (an append, a truncation, a new high watermark); a checker sets it. */
   watcher: LogWatcher | undefined;
+  /** What the watcher keeps for the log (the checker's own, read only by it). */
+  watcherState: unknown;
   readonly logStartOffset: number;
   readonly logEndOffset: number;
   readonly highWatermark: number;

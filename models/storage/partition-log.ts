@@ -66,6 +66,8 @@ export class PartitionLog {
   sizeBytes = 0;
   /** A checker that wants to hear of changes (one at a time; the data-plane invariants), else undefined. */
   watcher: LogWatcher | undefined = undefined;
+  /** What that checker keeps for this log (its own; the log never reads it). */
+  watcherState: unknown = undefined;
   /** (epoch, start offset) pairs, ascending: the leader-epoch checkpoint. */
   private epochs: { epoch: number; startOffset: number }[] = [];
   private producers = new Map<number, ProducerState>();
