@@ -4,7 +4,7 @@
 // member's log was verified, and looks again only at partitions whose members' logs changed (through the replica
 // states the other checks keep, invariants.ts) or whose committed ISR did.
 import type { TraceEvent } from '../sim/index.ts';
-import type { AckedPartition, ReplicaState } from './invariant-state.ts';
+import { type AckedPartition, type ReplicaState, watch } from './invariant-state.ts';
 import {
   type AcknowledgedBatch,
   anchored,
@@ -125,7 +125,7 @@ export class AcknowledgedInIsr {
   private drop(p: AckedPartition): void {
     p.dropped = true;
     p.dirty = false;
-    for (const m of p.members) m.state.watchers.delete(p);
+    for (const m of p.members) m.state.watchers?.delete(p);
     const parts = this.#acked.get(p.topic);
     if (parts?.[p.partition] === p) parts[p.partition] = undefined;
   }
@@ -165,7 +165,7 @@ export class AcknowledgedInIsr {
         const log = this.host.storedLog(id, p.topicId, p.partition);
         const old = before.find((m) => m.id === id);
         const state = this.host.stateOf(id, p.topicId, p.partition);
-        state.watchers.add(p);
+        watch(state, p);
         return old && old.log === log
           ? old
           : { id, state, log, verified: 0, anchor: undefined, truncations: state.truncations };

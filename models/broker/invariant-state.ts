@@ -38,16 +38,35 @@ export interface ReplicaState extends Watcher {
   /** While leading: the epoch and high watermark at the last look. */
   ledEpoch: number;
   ledHighWatermark: number;
-  /** IsrLogsAgree while leading: each member's agreement (null: it stores no log to compare yet). */
-  readonly agreements: Map<number, Agreement | null>;
+  /**
+   * IsrLogsAgree while leading: each member's agreement (null: it stores no log to compare yet). This and the two
+   * below are made on first use (`agreementsOf`, `memberStatesOf`, `watch`): most replicas never lead or are never
+   * read from elsewhere, and 300,000 replicas would otherwise hold 900,000 empty collections.
+   */
+  agreements: Map<number, Agreement | null> | undefined;
   /** Each member's own state (for its truncation count), by broker id. */
-  readonly memberStates: Map<number, ReplicaState>;
+  memberStates: Map<number, ReplicaState> | undefined;
   /** The leader log, ISR and pending ISR the agreements were resolved for. */
   resolvedLog: LogView | undefined;
   resolvedIsr: readonly number[] | undefined;
   resolvedPendingIsr: readonly number[] | undefined;
   /** Checks that read this replica's log from elsewhere (a leader's agreement, acknowledged batches). */
-  readonly watchers: Set<ReplicaState | AckedPartition>;
+  watchers: Set<ReplicaState | AckedPartition> | undefined;
+}
+
+/** A replica state's agreements, made on first use. */
+export function agreementsOf(st: ReplicaState): Map<number, Agreement | null> {
+  return (st.agreements ??= new Map());
+}
+
+/** A replica state's members' states, made on first use. */
+export function memberStatesOf(st: ReplicaState): Map<number, ReplicaState> {
+  return (st.memberStates ??= new Map());
+}
+
+/** `w` reads `st`'s log from elsewhere: a change to that log marks it. */
+export function watch(st: ReplicaState, w: ReplicaState | AckedPartition): void {
+  (st.watchers ??= new Set()).add(w);
 }
 
 /** How far one committed ISR member's log was checked against a partition's acknowledged batches. */
@@ -96,11 +115,11 @@ export function newReplicaState(owner: number): ReplicaState {
     maxEpoch: -1,
     ledEpoch: -1,
     ledHighWatermark: 0,
-    agreements: new Map(),
-    memberStates: new Map(),
+    agreements: undefined,
+    memberStates: undefined,
     resolvedLog: undefined,
     resolvedIsr: undefined,
     resolvedPendingIsr: undefined,
-    watchers: new Set(),
+    watchers: undefined,
   };
 }

@@ -22,7 +22,13 @@
 import type { Simulation } from '../sim/index.ts';
 import type { LogWatcher, PartitionLog } from '../storage/index.ts';
 import { AcknowledgedInIsr } from './acknowledged-in-isr.ts';
-import { newReplicaState, type ReplicaState } from './invariant-state.ts';
+import {
+  agreementsOf,
+  memberStatesOf,
+  newReplicaState,
+  type ReplicaState,
+  watch,
+} from './invariant-state.ts';
 import { type AcknowledgedBatch, newAgreement, verifyAgreement } from './log-agreement.ts';
 import { ReplicaTable } from './replica-table.ts';
 import type { BrokerView, LogView, ReplicaView, ReplicaWatcher } from './replica-view.ts';
@@ -267,10 +273,11 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
     st.pendingIsr = r.pendingIsr;
     st.replicas = r.replicas;
     this.markAgreement(st);
-    for (const w of st.watchers) {
-      if (w.kind === 'leader') this.markAgreement(w);
-      else this.#acknowledged.mark(w);
-    }
+    if (st.watchers)
+      for (const w of st.watchers) {
+        if (w.kind === 'leader') this.markAgreement(w);
+        else this.#acknowledged.mark(w);
+      }
     this.checkReplica(r, st.owner, st);
   }
 
@@ -323,21 +330,22 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
     if (st.resolvedLog !== r.log || st.resolvedIsr !== r.isr || st.resolvedPendingIsr !== r.pendingIsr)
       this.resolveMembers(r, leaderId, st);
     const hw = r.log.highWatermark;
-    for (const [id, entry] of st.agreements) {
+    const agreements = agreementsOf(st);
+    for (const [id, entry] of agreements) {
       let a = entry;
       if (!a) {
         // No log there when resolved: a new replica's log appears when its broker hosts it, and that broker's
         // change marks this agreement again (the member's state has this leader among its watchers).
         const memberLog = this.#brokers.get(id)?.storedLog(r.topicId, r.partition);
         if (!memberLog || memberLog === r.log) continue;
-        st.agreements.set(id, (a = newAgreement(memberLog)));
+        agreements.set(id, (a = newAgreement(memberLog)));
       }
       const problem = verifyAgreement(
         r.log,
         a,
         hw,
         st.truncations,
-        st.memberStates.get(id)?.truncations ?? 0,
+        st.memberStates?.get(id)?.truncations ?? 0,
       );
       if (problem)
         return `${r.topic}-${r.partition}: ISR member ${id} disagrees with leader ${leaderId} (epoch ${r.leaderEpoch}, high watermark ${hw}): ${problem}`;
@@ -347,7 +355,8 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
 
   /** Finds the stored log of each (maximal) ISR member of a leader, and watches it for changes. */
   private resolveMembers(r: ReplicaView, leaderId: number, st: ReplicaState): void {
-    const agreements = st.agreements;
+    const agreements = agreementsOf(st);
+    const memberStates = memberStatesOf(st);
     if (st.resolvedLog !== r.log) agreements.clear();
     st.resolvedLog = r.log;
     st.resolvedIsr = r.isr;
@@ -356,14 +365,14 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
     for (const id of [...agreements.keys()]) {
       if (members.includes(id)) continue;
       agreements.delete(id);
-      st.memberStates.get(id)?.watchers.delete(st);
-      st.memberStates.delete(id);
+      memberStates.get(id)?.watchers?.delete(st);
+      memberStates.delete(id);
     }
     for (const id of members) {
       if (id === leaderId) continue;
       const member = this.stateOf(id, r.topicId, r.partition);
-      member.watchers.add(st);
-      st.memberStates.set(id, member);
+      watch(member, st);
+      memberStates.set(id, member);
       // A member that stores no log (not created there yet, or removed by a reassignment the leader has not seen
       // yet) or shares the leader's (shared storage) has nothing to compare.
       const memberLog = this.#brokers.get(id)?.storedLog(r.topicId, r.partition);
