@@ -327,6 +327,10 @@ export class DataPlaneInvariants implements LogWatcher, ReplicaWatcher {
 
   /** IsrLogsAgree for one leader replica: every (maximal) ISR member against the leader, up to its high watermark. */
   private agreement(r: ReplicaView, leaderId: number, st: ReplicaState): string | undefined {
+    // Nothing is committed yet, so nothing to compare (verifyAgreement finds nothing below a high watermark of 0):
+    // the members are resolved when it moves, which marks this leader again. A new topic's leaders (100,000 at
+    // 100 x 100k) are not resolved twice, once before and once after their followers' logs exist.
+    if (r.log.highWatermark === 0) return undefined;
     if (st.resolvedLog !== r.log || st.resolvedIsr !== r.isr || st.resolvedPendingIsr !== r.pendingIsr)
       this.resolveMembers(r, leaderId, st);
     const hw = r.log.highWatermark;
