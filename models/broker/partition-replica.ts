@@ -43,6 +43,9 @@ export interface AckWaiter {
   resolve: (errorCode: number) => void;
 }
 
+/** The followers of a replica that does not lead (never written: syncFollowers makes a leader its own map). */
+const NO_FOLLOWERS: ReadonlyMap<number, FollowerState> = new Map();
+
 /** What a replica needs from its broker. */
 export interface ReplicaHost {
   readonly brokerId: number;
@@ -71,11 +74,14 @@ export class PartitionReplica {
   ownership: 'pending' | 'opened' | undefined = undefined;
   #leaderId = -1;
   #leaderEpoch = -1;
-  #isr: number[] = [];
-  #replicas: number[] = [];
-  #pendingIsr: number[] | undefined = undefined;
+  // The ISR and replica set are never written in place (each change is a new array), so a replica may hold the
+  // metadata image's own frozen arrays.
+  #isr: readonly number[] = [];
+  #replicas: readonly number[] = [];
+  #pendingIsr: readonly number[] | undefined = undefined;
   partitionEpoch = -1;
-  followers = new Map<number, FollowerState>();
+  /** The leader's followers (made by syncFollowers: a replica that never leads never has its own map). */
+  #followers: Map<number, FollowerState> | undefined = undefined;
   waiters: AckWaiter[] = [];
   /** Bytes in/out since the broker started leading it (for metrics). */
   bytesIn = 0;
@@ -111,35 +117,46 @@ export class PartitionReplica {
     this.#leaderEpoch = epoch;
     this.host.onReplicaChanged(this);
   }
-  get isr(): number[] {
+  get isr(): readonly number[] {
     return this.#isr;
   }
-  set isr(isr: number[]) {
+  set isr(isr: readonly number[]) {
     this.#isr = isr;
     this.host.onReplicaChanged(this);
   }
-  get replicas(): number[] {
+  get replicas(): readonly number[] {
     return this.#replicas;
   }
-  set replicas(replicas: number[]) {
+  set replicas(replicas: readonly number[]) {
     this.#replicas = replicas;
     this.host.onReplicaChanged(this);
   }
   /** The ISR proposed by an AlterPartition in flight (KIP-497's pending state), undefined when none. */
-  get pendingIsr(): number[] | undefined {
+  get pendingIsr(): readonly number[] | undefined {
     return this.#pendingIsr;
   }
-  set pendingIsr(isr: number[] | undefined) {
+  set pendingIsr(isr: readonly number[] | undefined) {
     this.#pendingIsr = isr;
     this.host.onReplicaChanged(this);
+  }
+
+  /** What the leader knows of each follower, by broker id (none but on a leader). */
+  get followers(): ReadonlyMap<number, FollowerState> {
+    return this.#followers ?? NO_FOLLOWERS;
+  }
+
+  /** Forgets the followers (a new leadership, or none, starts over). */
+  resetFollowers(): void {
+    this.#followers = undefined;
   }
 
   /** A leader tracks every other replica of the partition (a reassignment adds and removes some). */
   syncFollowers(): void {
     const me = this.host.brokerId;
+    const followers = (this.#followers ??= new Map());
     for (const id of this.replicas) {
-      if (id !== me && !this.followers.has(id)) {
-        this.followers.set(id, {
+      if (id !== me && !followers.has(id)) {
+        followers.set(id, {
           leo: -1,
           lastCaughtUpTime: this.host.now(),
           lastFetchTime: 0,
@@ -147,7 +164,7 @@ export class PartitionReplica {
         });
       }
     }
-    for (const id of [...this.followers.keys()]) if (!this.replicas.includes(id)) this.followers.delete(id);
+    for (const id of [...followers.keys()]) if (!this.replicas.includes(id)) followers.delete(id);
   }
 
   maybeAdvanceHighWatermark(): void {
@@ -185,6 +202,7 @@ export class PartitionReplica {
 
   failWaiters(code: number): void {
     const ws = this.waiters;
+    if (ws.length === 0) return; // (a new replica has none: no new empty list per replica)
     this.waiters = [];
     for (const w of ws) w.resolve(code);
   }

@@ -223,8 +223,9 @@ export class ReplicaManager implements ReplicaHost {
     const replica = existing ?? this.createReplica(topic, p);
     this.hooks.onPartitionChanged(replica.key);
     const leaderChanged = replica.leaderId !== reg.leader || replica.leaderEpoch !== reg.leaderEpoch;
-    replica.isr = [...reg.isr];
-    replica.replicas = [...reg.replicas];
+    // The registration's own (frozen) arrays: a replica never writes them in place.
+    replica.isr = reg.isr;
+    replica.replicas = reg.replicas;
     replica.partitionEpoch = reg.partitionEpoch;
     if (!leaderChanged && existing) {
       if (replica.role === 'leader') {
@@ -316,7 +317,7 @@ export class ReplicaManager implements ReplicaHost {
 
   private becomeLeader(r: PartitionReplica): void {
     const core = this.core;
-    r.followers = new Map();
+    r.resetFollowers();
     r.syncFollowers();
     if (core.storageMode === 'shared' && r.ownership !== 'opened') {
       // AutoMQ: a leader elected before it opened the partition (its previous owner failed) opens it first.
@@ -351,7 +352,7 @@ export class ReplicaManager implements ReplicaHost {
 
   private becomeFollower(r: PartitionReplica): void {
     r.role = 'follower';
-    r.followers = new Map();
+    r.resetFollowers();
     this.hooks.onRoleChange(r);
     this.core.emit('broker.follower', {
       topic: r.topic,

@@ -70,7 +70,8 @@ export class PartitionLog {
   watcherState: unknown = undefined;
   /** (epoch, start offset) pairs, ascending: the leader-epoch checkpoint. */
   private epochs: { epoch: number; startOffset: number }[] = [];
-  private producers = new Map<number, ProducerState>();
+  /** By producer id; made at the first idempotent batch (most logs of a large topic never see one). */
+  private producers: Map<number, ProducerState> | undefined = undefined;
   private fingerprint: Fingerprint | undefined;
   private replicaTag = '';
 
@@ -114,7 +115,7 @@ export class PartitionLog {
   /** Checks idempotence, then appends as the leader in `leaderEpoch`, assigning offsets. */
   appendAsLeader(data: ProducerBatchData, leaderEpoch: number, now: number): AppendOutcome {
     if (data.producerId >= 0) {
-      const st = this.producers.get(data.producerId);
+      const st = this.producers?.get(data.producerId);
       // An older epoch is fenced: the leader refuses it and keeps the newer epoch's state, as
       // ProducerAppendInfo.checkProducerEpoch does for a client's append (only replication lets one through).
       if (st && data.producerEpoch < st.epoch) return { kind: 'invalid-epoch', currentEpoch: st.epoch };
@@ -210,10 +211,11 @@ export class PartitionLog {
   }
 
   private trackProducer(b: RecordBatch): void {
-    let st = this.producers.get(b.producerId);
+    const producers = (this.producers ??= new Map());
+    let st = producers.get(b.producerId);
     if (!st || st.epoch !== b.producerEpoch) {
       st = { epoch: b.producerEpoch, lastSequence: -1, recent: [] };
-      this.producers.set(b.producerId, st);
+      producers.set(b.producerId, st);
     }
     st.lastSequence = b.baseSequence + b.count - 1;
     st.recent.push({
@@ -329,7 +331,7 @@ export class PartitionLog {
     this.#logStartOffset = offset;
     this.#highWatermark = offset;
     this.epochs = [];
-    this.producers = new Map();
+    this.producers = undefined;
     if (this.fingerprint) {
       this.fingerprint.text(this.replicaTag);
       this.fingerprint.word(3); // emptied, starting again
@@ -392,7 +394,7 @@ export class PartitionLog {
   }
 
   private rebuildProducers(): void {
-    this.producers = new Map();
+    this.producers = undefined;
     for (const b of this.batches) if (b.producerId >= 0) this.trackProducer(b);
   }
 

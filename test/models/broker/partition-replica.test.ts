@@ -415,7 +415,7 @@ describe('PartitionReplica: ISR changes', () => {
     r.maybeShrinkIsr(30_000);
     expect(r.pendingIsr).toEqual([1, 2]);
     const lone = leader(new Host(), { replicas: [1, 2], isr: [1] });
-    lone.followers.clear();
+    lone.resetFollowers();
     const h3 = new Host();
     const f = leader(h3, { records: 10 });
     f.role = 'follower';
