@@ -274,9 +274,16 @@ class ImageBuilder {
   }
 }
 
-/** A frozen copy of a record's list (the record itself stays unfrozen: it is the caller's). */
+const NO_BROKERS: readonly number[] = Object.freeze([]);
+
+/**
+ * A frozen copy of a record's list (the record itself stays unfrozen: it is the caller's). A list already frozen
+ * (a metadata log's records are frozen copies) can never change, so the image shares it, and every empty list is
+ * one: a replay of 100,000 logged PartitionRecords copied 400,000 arrays, most of them empty.
+ */
 function frozenCopy(list: readonly number[]): readonly number[] {
-  return Object.freeze(list.slice());
+  if (list.length === 0) return NO_BROKERS;
+  return Object.isFrozen(list) ? list : Object.freeze(list.slice());
 }
 
 /** Freezes an object and everything reachable from it (for images built by hand, such as the empty one). */
