@@ -29,7 +29,8 @@ const KAFKA_TOOLS = new Set([
 ]);
 
 describe('--help', () => {
-  it.each(Object.keys(commands))(
+  // Each %s takes the next argument: the name is given twice, or the second %s prints 'undefined'.
+  it.each(Object.keys(commands).map((name) => [name, name]))(
     'kafkasim %s --help, -h and `kafkasim help %s`: its usage, exit 0',
     async (name) => {
       const long = await cli(name, '--help');
