@@ -1,9 +1,8 @@
 // `kafkasim run <file>`: runs a scenario and prints the tool output its steps ask for, then a summary (each
 // expectation with its actual values, key metrics, virtual and wall time). Exit 0 when every expectation holds,
 // 1 when one fails, 2 when the input is invalid (bad file, bad flag), always without a stack trace.
-import { closeSync, existsSync, openSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { formatDuration, jsonlSink } from '../../models/sim/index.ts';
-import { didYouMean } from '../did-you-mean.ts';
 import type { RunRecorder, runReportHtml } from '../report/index.ts';
 import {
   formatIssueWithExcerpt,
@@ -14,7 +13,7 @@ import {
   type StepEvent,
   scenarioFileOf,
 } from '../scenario/index.ts';
-import { listShippedScenarios } from '../scenario/shipped.ts';
+import { unknownScenarioNameHint } from '../scenario/shipped.ts';
 import { type CliIO, UsageError } from './io.ts';
 import { scenarioCommandArgs } from './scenario-command.ts';
 
@@ -41,31 +40,12 @@ Exit code: 0 all expectations hold, 1 one failed, 2 invalid input.
  * is left to the loader, which says "no such file" where the file was expected.
  */
 export function resolveScenarioPath(arg: string): string {
-  const file = scenarioFileOf(arg);
-  if (file !== arg || existsSync(arg)) return file;
-  if (/^[\w.-]+$/.test(arg) && !/\.ya?ml$/i.test(arg)) {
-    const hints = nearestShippedScenarios(arg).map((id) => `'${id}'`);
-    const hint =
-      hints.length === 0
-        ? ''
-        : ` (did you mean ${hints.length === 1 ? hints[0] : `one of ${hints.join(', ')}`}?)`;
+  const hint = unknownScenarioNameHint(arg);
+  if (hint !== undefined)
     throw new UsageError(
       `no scenario file or shipped scenario named '${arg}'${hint}. Run 'kafkasim list' for the shipped scenarios.`,
     );
-  }
-  return arg;
-}
-
-/**
- * The shipped scenarios a misspelt or shortened name most likely means: the nearest by edit distance, else the few
- * ids that contain it (`automq-self-balancing` for `automq-self-balancing-5-brokers`).
- */
-function nearestShippedScenarios(arg: string): string[] {
-  const ids = listShippedScenarios().map((s) => s.id);
-  const near = didYouMean(arg, ids);
-  if (near !== undefined) return [near];
-  const containing = ids.filter((id) => id.includes(arg.toLowerCase()));
-  return containing.length <= 3 ? containing : [];
+  return scenarioFileOf(arg);
 }
 
 /** Prints a ScenarioError as a list of located problems; returns exit code 2. */

@@ -17,11 +17,12 @@ import {
   TraceWatch,
 } from './conditions/index.ts';
 import { ErrorWindows } from './error-windows.ts';
+import { ScenarioError } from './errors.ts';
 import { type LoadedScenario, loadScenarioFile, loadScenarioObject } from './load.ts';
 import { RaftTestServerRun } from './raft-test-server-run.ts';
 import { expectationResult, scenarioResult, stepRecords, timelineFailure } from './run-parts.ts';
 import { clusterOptionsOf, setUpScenarioCluster } from './setup.ts';
-import { scenarioFileOf } from './shipped.ts';
+import { scenarioFileOf, unknownScenarioNameHint } from './shipped.ts';
 import { sqlOutput } from './sql-output.ts';
 import type { StepRecord } from './step-record.ts';
 import {
@@ -107,6 +108,16 @@ const PROGRESS_SLICE_MS = 1000;
 const PROGRESS_EVERY_EVENTS = 50_000;
 
 function load(input: string | object | LoadedScenario, options: RunOptions): LoadedScenario {
+  // A misspelt shipped name gets the CLI's suggestion, not only "no such file".
+  const hint = typeof input === 'string' ? unknownScenarioNameHint(input) : undefined;
+  if (hint !== undefined)
+    throw new ScenarioError([
+      {
+        source: input as string,
+        path: '',
+        message: `no such file, nor a shipped scenario of that name${hint}`,
+      },
+    ]);
   return typeof input === 'string'
     ? loadScenarioFile(scenarioFileOf(input), options.set ? { set: options.set } : {})
     : isLoaded(input)

@@ -2,6 +2,7 @@
 // running one by name (`kafkasim run automq-reassign-hotspot`).
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { didYouMean } from '../did-you-mean.ts';
 import { packageFile } from '../package-files.ts';
 
 export const SCENARIOS_DIR = `${packageFile('scenarios')}/`;
@@ -98,4 +99,29 @@ export function shippedScenarioFile(idOrName: string, dir: string = SCENARIOS_DI
 export function scenarioFileOf(arg: string): string {
   if (existsSync(arg)) return arg;
   return shippedScenarioFile(arg) ?? arg;
+}
+
+/**
+ * When `arg` is a bare name (no folder, no .yaml) that is neither a file nor a shipped scenario: the hint to print
+ * after it, ` (did you mean 'x'?)`, or '' when nothing is near. Undefined when `arg` is a file, a shipped scenario
+ * or a path (a missing path is reported as a missing file where it was expected).
+ */
+export function unknownScenarioNameHint(arg: string): string | undefined {
+  if (scenarioFileOf(arg) !== arg || existsSync(arg)) return undefined;
+  if (!/^[\w.-]+$/.test(arg) || /\.ya?ml$/i.test(arg)) return undefined;
+  const hints = nearestShippedScenarios(arg).map((id) => `'${id}'`);
+  if (hints.length === 0) return '';
+  return ` (did you mean ${hints.length === 1 ? hints[0] : `one of ${hints.join(', ')}`}?)`;
+}
+
+/**
+ * The shipped scenarios a misspelt or shortened name most likely means: the nearest by edit distance, else the few
+ * ids that contain it (`automq-self-balancing` for `automq-self-balancing-5-brokers`).
+ */
+function nearestShippedScenarios(arg: string): string[] {
+  const ids = listShippedScenarios().map((s) => s.id);
+  const near = didYouMean(arg, ids);
+  if (near !== undefined) return [near];
+  const containing = ids.filter((id) => id.includes(arg.toLowerCase()));
+  return containing.length <= 3 ? containing : [];
 }

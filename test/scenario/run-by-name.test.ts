@@ -26,3 +26,20 @@ it('runScenario takes a shipped id and its name alike, and a path relative to th
   expect(runScenario('mine.yaml').scenario).toBe('mine');
   expect(() => runScenario('no-such-scenario')).toThrow(ScenarioError);
 });
+
+it('a misspelt shipped name: a ScenarioError suggesting the nearest, as `kafkasim run` does', () => {
+  expect(() => runScenario('acks1-leader-los')).toThrow(
+    new ScenarioError([
+      {
+        source: 'acks1-leader-los',
+        path: '',
+        message: "no such file, nor a shipped scenario of that name (did you mean 'acks1-leader-loss'?)",
+      },
+    ]),
+  );
+  // Nothing near: no guess; a path that is missing is a missing file.
+  expect(() => runScenario('frobnicate')).toThrow(
+    /^frobnicate: no such file, nor a shipped scenario of that name$/,
+  );
+  expect(() => runScenario('./acks1-leader-los.yaml')).toThrow(/^\.\/acks1-leader-los\.yaml: no such file$/);
+});
