@@ -112,17 +112,19 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
     );
     return 2;
   }
+  // Errors name the command the user typed: `kafkasim sweep merge: ...` for the subcommand, as its --help pointer does.
+  const label = first === 'sweep' && rest[0] === 'merge' ? 'sweep merge' : first;
   try {
     return await (await command.load())(rest, io);
   } catch (e) {
     // kafkasim's own errors end the command with their exit code: invalid input (2) and failed runs (1) print
     // their message; the rest (3, and anything not a KafkasimError) are bugs, printed as internal errors.
     if (e instanceof KafkasimError && e.exitCode !== ExitCode.internal) {
-      io.stderr(`kafkasim ${first}: ${e.message}\n`);
+      io.stderr(`kafkasim ${label}: ${e.message}\n`);
       return e.exitCode;
     }
     const msg = e instanceof Error ? e.message : String(e);
-    io.stderr(`kafkasim ${first}: internal error: ${msg}\n`);
+    io.stderr(`kafkasim ${label}: internal error: ${msg}\n`);
     if (io.env.KAFKASIM_DEBUG && e instanceof Error && e.stack) io.stderr(`${e.stack}\n`);
     return ExitCode.internal;
   }

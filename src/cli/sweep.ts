@@ -381,7 +381,7 @@ function partFiles(arg: string): string[] {
     .filter((f) => f.endsWith('.json'))
     .sort()
     .map((f) => join(arg, f));
-  if (files.length === 0) throw new UsageError(`merge: ${arg} is a folder without .json files`);
+  if (files.length === 0) throw new UsageError(`${arg} is a folder without .json files`);
   return files;
 }
 
@@ -400,7 +400,7 @@ async function mergeCommand(argv: string[], io: CliIO): Promise<number> {
   }
   if (positionals.length === 0)
     throw new UsageError(
-      `merge: expected sweep JSON files (from --json or --out) or folders of them\n\n${SWEEP_USAGE}`,
+      `expected sweep JSON files (from --json or --out) or folders of them\n\n${SWEEP_USAGE}`,
     );
   const files = positionals.flatMap(partFiles);
   const { doc, notes } = mergeSweepDocuments(

@@ -47,6 +47,15 @@ describe('--help', () => {
     expect(r.out).toContain('kafkasim sweep merge');
   });
 
+  it('a subcommand’s errors name it: kafkasim sweep merge --hlep', async () => {
+    expect(await cli('sweep', 'merge', '--hlep')).toEqual({
+      code: 2,
+      out: '',
+      err: "kafkasim sweep merge: unknown option '--hlep' (did you mean '--help'?)\nRun 'kafkasim sweep merge --help' for its options.\n",
+    });
+    expect((await cli('sweep', 'merge')).err).toMatch(/^kafkasim sweep merge: expected sweep JSON files/);
+  });
+
   it('the top-level help lists every command', async () => {
     const r = await cli('--help');
     expect(r.code).toBe(0);
