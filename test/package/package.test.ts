@@ -175,14 +175,17 @@ describe('the npm package', () => {
   );
 
   it(
-    "2. npx vitest runs README's library example, verbatim",
+    "2. npx vitest runs README's library example, verbatim, as README says to (crash.test.ts)",
     () => {
       const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
       const section = readme.slice(readme.indexOf('## Library example'));
+      expect(section.replace(/\s+/g, ' ')).toContain(
+        'save it as `crash.test.ts` and run `npx vitest run crash.test.ts`',
+      );
       const example = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
       expect(example).toContain("from 'kafkasim'");
-      writeFileSync(join(project, 'readme-example.test.ts'), example!);
-      const out = ok(run('npx', ['vitest', 'run', 'readme-example.test.ts']));
+      writeFileSync(join(project, 'crash.test.ts'), example!);
+      const out = ok(run('npx', ['vitest', 'run', 'crash.test.ts']));
       expect(out).toMatch(/Tests\s+1 passed/);
     },
     SPAWNS,
