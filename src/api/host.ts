@@ -67,6 +67,12 @@ export class SimHost {
   /** Set when the server closes: long requests stop at their next slice. */
   closing = false;
   /**
+   * Bumped whenever a change begins or ends (mutate, exclusive) and whenever the world is replaced: with the
+   * simulation's clock and event count it says whether anything a read shows may have changed (the snapshot
+   * route reuses its serialised answer while none of them moved).
+   */
+  version = 0;
+  /**
    * Called before a change is recorded and before pacing resumes (branches.ts: a change made while viewing an
    * earlier moment starts a new branch there).
    */
@@ -113,6 +119,7 @@ export class SimHost {
    */
   adopt(world: World, entries: readonly RequestLogEntry[]): void {
     this.current = world;
+    this.version++;
     this.log.length = 0;
     this.log.push(...entries);
     this.logBytes = entries.reduce((n, e) => n + e.url.length + JSON.stringify(e.body ?? '').length + 96, 0);
@@ -123,9 +130,11 @@ export class SimHost {
   /** Runs `fn` between changes (holding the lock that orders them), without recording anything. */
   async exclusive<T>(fn: () => Promise<T>): Promise<T> {
     const release = await this.lock();
+    this.version++;
     try {
       return await fn();
     } finally {
+      this.version++;
       release();
     }
   }
@@ -284,6 +293,7 @@ export class SimHost {
   ): Promise<T> {
     const tool = toolOf(request.headers);
     const release = await this.lock();
+    this.version++;
     try {
       if (this.halted !== undefined) throw conflict(`the simulation halted: ${this.halted}`);
       if (this.closing) throw new ApiError(503, 503, 'the server is shutting down');
@@ -330,6 +340,7 @@ export class SimHost {
         this.driver?.reanchor();
       }
     } finally {
+      this.version++;
       release();
     }
   }
@@ -337,6 +348,7 @@ export class SimHost {
   /** Replaces the world (a scenario load); only through mutate, so the log replays it. */
   replaceWorld(options: WorldOptions, loaded?: LoadedScenario): World {
     this.current = buildWorld(options, this.hostOptions, loaded);
+    this.version++;
     for (const l of this.worldListeners) l(this.current);
     return this.current;
   }

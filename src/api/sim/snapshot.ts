@@ -3,7 +3,12 @@
 // the rows the sink wrote per partition). The web UI draws
 // every view from it, as any other client may; it is a pure read (nothing runs). `simSnapshot` is also what a
 // snapshot at an earlier time (a replay, see branches.ts) answers, so both have the same shape.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+//
+// The served snapshot's JSON is built once per state and reused while the simulation has not moved (same world,
+// clock, event count, pacing and host version: see SnapshotCache), so a paused page's polls, or a class's pages
+// polling one server between two pacer slices, cost one serialisation. It carries an ETag: a client that sends
+// it back in If-None-Match is answered 304 Not Modified, with no body, while the state is the same.
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formatDuration } from '../../../models/sim/index.ts';
 import type { ApiContext } from '../context.ts';
 import type { SimHost } from '../host.ts';
@@ -154,10 +159,83 @@ export function simSnapshot(host: SimHost, pacing: PacerStatus | undefined) {
   };
 }
 
+/** Distinct numbers for the worlds a host served (a rewind, a branch switch or a scenario load replaces it). */
+const worldIds = new WeakMap<object, number>();
+let nextWorldId = 1;
+function worldId(world: object): number {
+  let id = worldIds.get(world);
+  if (id === undefined) {
+    id = nextWorldId++;
+    worldIds.set(world, id);
+  }
+  return id;
+}
+
+/**
+ * The served snapshot's JSON, kept while nothing it shows can have changed. A state is named by what moves when
+ * anything in it does: the world served, the host's version (bumped by every change, before and after it is
+ * applied), the virtual clock, the events and trace events run, the request log's length, a halt, the pacer's
+ * status, and a count of the non-GET requests the server received (any of them may change something).
+ */
+export class SnapshotCache {
+  private key = '';
+  private body = '';
+  private etagValue = '';
+  private serial = 0;
+  /** Non-GET requests seen (counted when they arrive and when they are answered). */
+  requests = 0;
+  /** Snapshots serialised so far (tests check the reuse). */
+  builds = 0;
+  /** Tells this server's ETags from another's (a server restarted on the same port). */
+  private readonly boot = Date.now().toString(36);
+
+  stateKey(host: SimHost, pacing: PacerStatus): string {
+    const sim = host.sim;
+    return (
+      `${worldId(host.world)}|${host.version}|${this.requests}|${sim.now}|${sim.eventCount}|${sim.trace.count}|` +
+      `${host.log.length}|${host.halted ?? ''}|${pacing.speed}|${pacing.paused}|${pacing.manual}|` +
+      `${pacing.at_breakpoint}|${pacing.lagging}`
+    );
+  }
+
+  /** The snapshot's JSON and ETag for the host's state now (built only when the state moved). */
+  current(host: SimHost, pacing: PacerStatus): { body: string; etag: string } {
+    const key = this.stateKey(host, pacing);
+    if (key !== this.key) {
+      this.body = JSON.stringify(simSnapshot(host, pacing));
+      this.key = key;
+      this.etagValue = `"${this.boot}-${++this.serial}"`;
+      this.builds++;
+    }
+    return { body: this.body, etag: this.etagValue };
+  }
+}
+
+/** An If-None-Match header naming `etag` (one of a list, or `*`). */
+function matches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  return header.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
+}
+
+const snapshotCaches = new WeakMap<FastifyInstance, SnapshotCache>();
+
+/** The snapshot cache of a server (tests look at it). */
+export function snapshotCacheOf(app: FastifyInstance): SnapshotCache | undefined {
+  return snapshotCaches.get(app);
+}
+
 /** The snapshot at an earlier moment of the served branch (branches.ts), for `?at_ms=`. */
 export type SnapshotAt = (atMs: number) => Promise<unknown>;
 
 export function registerSnapshotRoute(app: FastifyInstance, ctx: ApiContext, at?: SnapshotAt): void {
+  const cache = new SnapshotCache();
+  snapshotCaches.set(app, cache);
+  const counted = (req: FastifyRequest) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') cache.requests++;
+  };
+  app.addHook('onRequest', async (req) => counted(req));
+  app.addHook('onResponse', async (req) => counted(req));
   app.get(
     '/sim/snapshot',
     {
@@ -167,7 +245,9 @@ export function registerSnapshotRoute(app: FastifyInstance, ctx: ApiContext, at?
           "Clock, brokers, the KRaft controllers, the controller's committed metadata image, consumer groups, " +
           "workloads, network (messages per link), faults and the Lake's tables (rows per partition). " +
           'With `at_ms`, the snapshot the served branch had at ' +
-          'that earlier moment, from a replay of its request log beside the served simulation (which is not touched).',
+          'that earlier moment, from a replay of its request log beside the served simulation (which is not touched). ' +
+          'The live snapshot carries an ETag: sent back in If-None-Match, it is answered 304 (no body) while the ' +
+          'simulation has not moved.',
         tags: ['Simulation'],
         querystring: {
           type: 'object',
@@ -177,7 +257,13 @@ export function registerSnapshotRoute(app: FastifyInstance, ctx: ApiContext, at?
         ok: { 200: anyObject },
       }),
     },
-    async (req: FastifyRequest<{ Querystring: { at_ms?: number } }>) =>
-      req.query.at_ms !== undefined && at ? at(req.query.at_ms) : simSnapshot(ctx.host, ctx.pacer.status()),
+    async (req: FastifyRequest<{ Querystring: { at_ms?: number } }>, reply: FastifyReply) => {
+      if (req.query.at_ms !== undefined && at) return at(req.query.at_ms);
+      const { body, etag } = cache.current(ctx.host, ctx.pacer.status());
+      void reply.header('etag', etag).header('cache-control', 'no-cache');
+      if (matches(req.headers['if-none-match'], etag)) return reply.code(304).send();
+      // Already JSON: sent as it is (fastify does not serialise a string it is told is JSON).
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
   );
 }
