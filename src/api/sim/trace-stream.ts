@@ -3,7 +3,9 @@
 // is told how many when it catches up), and a client whose buffer stays full for STALL_MS (one that does not
 // read) is disconnected. One subscription to the trace serves every client, and each event is serialised once,
 // so the cost of a burst (a 10,000-partition create) does not grow with the number of clients, and memory stays
-// at most MAX_CLIENTS x MAX_BUFFERED_BYTES whatever they do.
+// at most MAX_CLIENTS x MAX_BUFFERED_BYTES whatever they do. A client's writes are corked until the current turn
+// of the event loop ends, so the events of one pacer slice (or one request's burst) leave in one write: one
+// socket write and one chunk for the page to read instead of one per event.
 import type { ServerResponse } from 'node:http';
 import type { TraceEvent } from '../../../models/sim/index.ts';
 import type { SimHost } from '../host.ts';
@@ -25,6 +27,9 @@ export const SSE_LIMITS: Readonly<SseLimits> = {
   keepaliveMs: 15_000,
 };
 
+/** Bytes a corked client gathers before they are written without waiting for the end of the turn. */
+const FLUSH_BYTES = 64 * 1024;
+
 interface Client {
   raw: ServerResponse;
   /** The kind prefixes it wants (any of them); undefined for every event. */
@@ -45,6 +50,8 @@ export class TraceStreams {
   /** Events left out of some client's stream because it was too far behind. */
   droppedEvents = 0;
   private readonly limits: SseLimits;
+  /** Clients corked in this turn of the event loop (uncorked together at its end). */
+  private readonly corked = new Set<Client>();
 
   constructor(
     private readonly host: SimHost,
@@ -104,6 +111,7 @@ export class TraceStreams {
 
   private remove(client: Client): void {
     if (!this.clients.delete(client)) return;
+    this.corked.delete(client);
     if (this.clients.size === 0) {
       this.unsubscribe?.();
       this.unsubscribe = undefined;
@@ -118,12 +126,28 @@ export class TraceStreams {
       client.stalledSince ??= performance.now();
       return;
     }
+    if (!this.corked.has(client)) {
+      if (this.corked.size === 0) process.nextTick(() => this.uncork());
+      this.corked.add(client);
+      raw.cork();
+    }
     if (client.dropped > 0) {
       raw.write(`event: dropped\ndata: ${JSON.stringify({ dropped: client.dropped })}\n\n`);
       client.dropped = 0;
     }
     raw.write(text);
     if (raw.writableLength > this.peakBuffered) this.peakBuffered = raw.writableLength;
+    // A burst (a 10,000-partition create) goes out as it grows, not only at the end of the turn: what waits in
+    // the socket's buffer is what the kernel has not taken, as without corking.
+    if (raw.writableLength >= FLUSH_BYTES) {
+      raw.uncork();
+      this.corked.delete(client);
+    }
+  }
+
+  private uncork(): void {
+    for (const c of this.corked) if (!c.raw.destroyed) c.raw.uncork();
+    this.corked.clear();
   }
 
   private onEvent(e: TraceEvent): void {
