@@ -15,6 +15,7 @@
 // Run: node --import tsx scripts/bench-ui.ts [rounds=3] [virtualSeconds=300] [recordsPerSecond=10000] [speed=max]
 // (needs /usr/bin/chromium; builds the UI first)
 import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import type { Speed } from '../src/api/pacer.ts';
 import { startServer } from '../src/api/server.ts';
@@ -31,6 +32,39 @@ const STALL_MS = 180_000;
 
 const { buildUi } = (await import('./build-ui.mjs' as string)) as { buildUi: () => Promise<string> };
 await buildUi();
+
+/** Clock ticks per second of /proc's CPU times (USER_HZ: 100 on Linux everywhere). */
+const TICKS_PER_S = 100;
+
+/**
+ * CPU seconds (user + system) of this process's descendants now running: Chromium's processes (browser,
+ * renderer, GPU, utility) or the page-requests process. What the page itself costs the machine, beside what
+ * it costs the server.
+ */
+function childrenCpuS(): number {
+  const parent = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    // pid (comm) state ppid ... utime(14) stime(15): comm may hold spaces and parentheses, so split after it.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    parent.set(Number(name), Number(f[1]));
+    ticks.set(Number(name), Number(f[11]) + Number(f[12]));
+  }
+  let sum = 0;
+  for (const [pid, t] of ticks) {
+    let p = parent.get(pid);
+    while (p !== undefined && p > 1 && p !== process.pid) p = parent.get(p);
+    if (p === process.pid) sum += t;
+  }
+  return sum / TICKS_PER_S;
+}
 
 async function call<T>(base: string, path: string, method = 'GET', body?: unknown): Promise<T> {
   const r = await fetch(`${base}${path}`, {
@@ -72,6 +106,8 @@ interface Result {
   arm: Arm;
   wallS: number;
   cpuS: number;
+  /** CPU seconds the page's processes used during the run (Chromium's, or the page-requests process). */
+  pageCpuS: number;
   hash: string;
   events: number;
   sent: number;
@@ -116,6 +152,7 @@ async function once(arm: Arm): Promise<Result> {
     });
   const wall0 = performance.now();
   const cpu0 = process.cpuUsage();
+  const page0 = childrenCpuS();
   await call(base, '/sim/resume', 'POST');
   for (;;) {
     // Polled from here too in both arms (the page's polls come on top of these).
@@ -135,6 +172,7 @@ async function once(arm: Arm): Promise<Result> {
   }
   const wallS = (performance.now() - wall0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  const pageCpuS = childrenCpuS() - page0;
   await call(base, '/sim/pause', 'POST');
   const snap = await call<{ events: number; workloads: { stats: { sent?: number } }[] }>(
     base,
@@ -153,6 +191,7 @@ async function once(arm: Arm): Promise<Result> {
     arm,
     wallS,
     cpuS: (cpu.user + cpu.system) / 1e6,
+    pageCpuS,
     hash: server.host.sim.trace.hash,
     events: snap.events,
     sent: snap.workloads[0]?.stats.sent ?? 0,
@@ -169,6 +208,7 @@ for (let r = 0; r < rounds; r++) {
     results.push(x);
     console.log(
       `round ${r + 1} ${x.arm.padEnd(13)} wall ${x.wallS.toFixed(2)} s  server CPU ${x.cpuS.toFixed(2)} s  ` +
+        `page CPU ${x.pageCpuS.toFixed(2)} s  ` +
         `(${x.events} events, ${x.sent} records sent)`,
     );
   }
@@ -177,10 +217,12 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const of = (arm: Arm) => results.filter((x) => x.arm === arm);
 const wall = (arm: Arm) => median(of(arm).map((x) => x.wallS));
 const cpu = (arm: Arm) => median(of(arm).map((x) => x.cpuS));
+const pageCpu = (arm: Arm) => median(of(arm).map((x) => x.pageCpuS));
 console.log(`\n${virtualMs / 1000} s virtual at speed ${speed}, ${rounds} rounds, medians:`);
 for (const arm of ARMS)
   console.log(
     `  ${arm.padEnd(13)} wall ${wall(arm).toFixed(2)} s  server CPU ${cpu(arm).toFixed(2)} s` +
+      `  page CPU ${pageCpu(arm).toFixed(2)} s` +
       (arm === 'without page'
         ? ''
         : `  (x${(wall(arm) / wall('without page')).toFixed(3)} wall, x${(cpu(arm) / cpu('without page')).toFixed(3)} CPU)`),
