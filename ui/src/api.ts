@@ -46,6 +46,25 @@ export async function get<T>(path: string): Promise<T> {
   return answer<T>(await fetch(path, { headers: headers(false) }));
 }
 
+/**
+ * A GET that names the version the page has (`etag`, from an earlier answer): undefined when the server says it
+ * is still current (304, no body), else the body and its ETag. The page keeps the ETag itself (the browser's
+ * cache is bypassed), so an unchanged answer costs neither a transfer nor a parse.
+ */
+export async function getIfChanged<T>(
+  path: string,
+  etag: string | undefined,
+): Promise<{ body: T; etag: string | undefined } | undefined> {
+  const h = headers(false);
+  if (etag !== undefined) h['if-none-match'] = etag;
+  const r = await fetch(path, { headers: h, cache: 'no-store' });
+  if (r.status === 304) {
+    await r.text(); // empty; read to its end, or the browser counts the request as aborted
+    return undefined;
+  }
+  return { body: await answer<T>(r), etag: r.headers.get('etag') ?? undefined };
+}
+
 /** A change: POST (PATCH, PUT, DELETE) with a JSON body; every POST carries application/json (docs/security.md). */
 export async function send<T>(method: string, path: string, body?: unknown): Promise<T> {
   return answer<T>(

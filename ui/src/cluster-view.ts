@@ -32,6 +32,10 @@ export class ClusterView {
   private flowStart = 0;
   private flowPeriod = 250;
   private readonly dots: SVGCircleElement[] = [];
+  /** Whether each dot is drawn (r > 0): a hidden one is not touched again until it moves. */
+  private readonly dotShown: boolean[] = [];
+  /** The links drawn, by node pair, kept from one snapshot to the next (updated only when they change). */
+  private readonly links = new Map<string, SVGPathElement>();
   private readonly nodes = new Map<string, DrawnNode>();
   /** Says which sides a network cut made (empty when there is none). */
   private readonly caption: SVGTextElement;
@@ -95,39 +99,49 @@ export class ClusterView {
     this.flowPeriod = Math.max(100, Math.min(1000, wallNow - this.flowStart));
     this.flowStart = wallNow;
     this.flows = flows;
-    this.linksLayer.replaceChildren();
     const side = sidesOf(s);
     const isolated = new Set(s.faults.isolated ?? []);
-    for (const pair of linkPairs) {
+    for (const [pair, path] of this.links)
+      if (!linkPairs.has(pair)) {
+        path.remove();
+        this.links.delete(pair);
+      }
+    for (const pair of [...linkPairs].sort()) {
       const [a, b] = pair.split('|') as [string, string];
       const p = boxes.get(a)!;
       const q = boxes.get(b)!;
       const cut = side(a) !== side(b) || isolated.has(a) || isolated.has(b);
       const c = controlPoint(p, q);
-      svg(
-        'path',
-        {
-          d: `M${p.x},${p.y} Q${c.x},${c.y} ${q.x},${q.y}`,
-          class: cut ? 'link cut' : 'link',
-          'data-link': pair,
-        },
-        this.linksLayer,
-      );
+      let path = this.links.get(pair);
+      if (!path) {
+        path = svg('path', { 'data-link': pair }, this.linksLayer);
+        this.links.set(pair, path);
+      }
+      setAttrs(path, { d: `M${p.x},${p.y} Q${c.x},${c.y} ${q.x},${q.y}`, class: cut ? 'link cut' : 'link' });
     }
-    this.caption.textContent = cutCaption(s);
+    if (this.caption.textContent !== cutCaption(s)) this.caption.textContent = cutCaption(s);
   }
 
-  /** Moves the traffic dots (called every animation frame). */
-  animate(wallNow: number): void {
+  /**
+   * Moves the traffic dots (called every animation frame while they move); true while some dot has further to
+   * go. Dots that are done are hidden once, so a frame with nothing moving changes nothing.
+   */
+  animate(wallNow: number): boolean {
     const f = Math.min(1, (wallNow - this.flowStart) / this.flowPeriod);
-    while (this.dots.length < this.flows.length)
-      this.dots.push(svg('circle', { class: 'dot' }, this.dotsLayer));
+    while (this.dots.length < this.flows.length) {
+      this.dots.push(svg('circle', { class: 'dot', r: 0 }, this.dotsLayer));
+      this.dotShown.push(false);
+    }
     this.dots.forEach((dot, i) => {
       const flow = this.flows[i];
       if (!flow || f >= 1) {
-        dot.setAttribute('r', '0');
+        if (this.dotShown[i]) {
+          dot.setAttribute('r', '0');
+          this.dotShown[i] = false;
+        }
         return;
       }
+      this.dotShown[i] = true;
       // Along the link's curve (a quadratic Bézier through its control point).
       const a = flow.from;
       const b = flow.to;
@@ -137,6 +151,7 @@ export class ClusterView {
       dot.setAttribute('cy', String(u * u * a.y + 2 * u * f * c.y + f * f * b.y));
       dot.setAttribute('r', String(Math.min(9, 2 + Math.log2(flow.count))));
     });
+    return f < 1 && this.flows.length > 0;
   }
 
   private drawNodes(s: Snapshot, boxes: Map<string, NodeBox>): void {

@@ -1,7 +1,7 @@
 // kafkasim's teaching UI: a live view of the served simulation (GET /sim/snapshot a few times a second, the live
 // trace as Server-Sent Events), controls (play, pause, step, speed, a scrubbable timeline, branches), and faults
 // and admin by clicking. Every action is an ordinary API request, so it lands in the request log and replays.
-import { ApiFailure, get, openStream, post, send } from './api.ts';
+import { ApiFailure, get, getIfChanged, openStream, post, send } from './api.ts';
 import { type Branches, BranchHistories, type BranchInfo } from './branch-history.ts';
 import { ClusterView } from './cluster-view.ts';
 import { renderCompare } from './compare-view.ts';
@@ -13,9 +13,28 @@ import { byId, html } from './svg.ts';
 import { type Marker, Timeline } from './timeline.ts';
 import { type Category, describeAny, STREAM_KINDS } from './words.ts';
 
+/**
+ * The snapshot is read every POLL_MS (4 frames of state a second: as much as a viewer can follow), every
+ * MAX_SPEED_POLL_MS while it plays at max (each read shows minutes of virtual time gone by: twice a second says
+ * as much, and the page's reads and draws take CPU from the simulation on the same cores), or less often when
+ * reading and drawing one takes long (at most a fifth of the page's time goes to it), and every HIDDEN_POLL_MS
+ * while the tab is hidden. Each read starts when the one before was drawn; an action reads at once.
+ */
 const POLL_MS = 250;
+const MAX_SPEED_POLL_MS = 500;
+const HIDDEN_POLL_MS = 2000;
 const BRANCHES_POLL_MS = 2000;
 const MAX_LOG_LINES = 1500;
+/** The event log is redrawn at most this often (wall ms): lines arrive in bursts, one redraw takes them all. */
+const LOG_REDRAW_MS = 200;
+/**
+ * Wall ms between two moves of the traffic dots when the simulation runs fast (100x and more, or max): 30 frames
+ * a second, where the state changes faster than anyone can follow and every frame the page draws is CPU the
+ * simulation does not get on the same cores. At slower speeds the dots move every animation frame.
+ */
+const FAST_FRAME_MS = 1000 / 30;
+/** Lines the event log shows (the newest that pass its filter). */
+const SHOWN_LOG_LINES = 300;
 
 interface LogLine {
   t: number;
@@ -39,6 +58,22 @@ class App {
   };
   log: LogLine[] = [];
   private logDirty = true;
+  /** The lines the log's list shows, oldest first (one <li> each), and the filter they were chosen with. */
+  private logShown: LogLine[] = [];
+  private logShownFilter = '';
+  private logDrawnAt = Number.NEGATIVE_INFINITY;
+  /** Something the snapshot does not carry changed (the balancer's trace): draw even an unchanged snapshot. */
+  private viewDirty = false;
+  /** The served snapshot's ETag: the next read asks for it only if it changed (304 otherwise). */
+  private snapshotEtag: string | undefined;
+  private pollTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Wall ms the last read and draw took. */
+  private pollCost = 0;
+  private frameRequested = false;
+  /** When the traffic dots last moved (the frame's time). */
+  private animatedAt = Number.NEGATIVE_INFINITY;
+  /** Snapshot reads answered (drawn or found unchanged) since the page opened. */
+  polls = 0;
   private polling = false;
   private pollAgain = false;
   /** Changes seen so far (this page's actions answered, the world replaced): a read begun before the latest is
@@ -62,19 +97,64 @@ class App {
     this.cluster.onDropPartition = (broker, key) => void this.reassign(broker, key);
     this.timeline.onScrub = (t) => void this.rewind(t);
     this.wireControls();
+    byId('log').addEventListener('click', (ev) => {
+      const li = (ev.target as Element).closest<HTMLLIElement>('li[data-t]');
+      if (li) void this.rewind(Math.round(Number(li.dataset.t)));
+    });
+    document.addEventListener('visibilitychange', () => {
+      if (!document.hidden) void this.poll();
+    });
     this.openTrace();
     void this.poll();
-    setInterval(() => void this.poll(), POLL_MS);
-    const frame = (now: number) => {
-      const t0 = performance.now();
-      this.cluster.animate(now);
-      if (this.logDirty) this.drawLog();
-      this.frames++;
-      this.frameTimes.push(performance.now() - t0);
-      if (this.frameTimes.length > 600) this.frameTimes.shift();
-      requestAnimationFrame(frame);
-    };
-    requestAnimationFrame(frame);
+  }
+
+  /**
+   * Animation frames run only while something moves (the traffic dots after a snapshot) or waits to be drawn
+   * (the log): an idle page, or one between two snapshots' traffic, asks the browser for no frame at all.
+   */
+  private wake(): void {
+    if (this.frameRequested) return;
+    this.frameRequested = true;
+    requestAnimationFrame((now) => this.frame(now));
+  }
+
+  private frame(now: number): void {
+    this.frameRequested = false;
+    const t0 = performance.now();
+    const speed = this.snapshot?.clock.speed;
+    const fast = speed === 'max' || (typeof speed === 'number' && speed >= 100);
+    // A frame within FAST_FRAME_MS of the last move skips it (and asks for the next one).
+    let again = true;
+    if (!fast || now - this.animatedAt >= FAST_FRAME_MS - 2) {
+      this.animatedAt = now;
+      again = this.cluster.animate(now);
+    }
+    if (this.logDirty) {
+      if (now - this.logDrawnAt >= LOG_REDRAW_MS) {
+        this.logDrawnAt = now;
+        this.drawLog();
+      } else again = true;
+    }
+    this.frames++;
+    this.frameTimes.push(performance.now() - t0);
+    if (this.frameTimes.length > 600) this.frameTimes.shift();
+    if (again) this.wake();
+  }
+
+  /** The next read, POLL_MS after this one was drawn (longer when reading and drawing were slow). */
+  private schedulePoll(): void {
+    clearTimeout(this.pollTimer);
+    const clock = this.snapshot?.clock;
+    const racing = clock?.paused === false && clock.speed === 'max';
+    const wait = document.hidden
+      ? HIDDEN_POLL_MS
+      : Math.max(racing ? MAX_SPEED_POLL_MS : POLL_MS, 4 * this.pollCost);
+    this.pollTimer = setTimeout(() => void this.poll(), wait);
+  }
+
+  private markLogDirty(): void {
+    this.logDirty = true;
+    this.wake();
   }
 
   /** What the page shows, read from its DOM (the browser tests compare it with the API's snapshots). */
@@ -132,6 +212,7 @@ class App {
     }
     this.polling = true;
     const changes = this.changes;
+    const t0 = performance.now();
     try {
       // The branches change only by a fork, a switch, a rewind or a change (all of them this page's actions or a
       // world event) or as the served one runs on: read them every 2 s, or at once after any of those.
@@ -140,26 +221,37 @@ class App {
         this.branchesDirty = false;
         this.branchesAt = performance.now();
       }
-      const [s, b] = await Promise.all([
-        get<Snapshot>('/sim/snapshot'),
+      // The snapshot only when it changed since the one the page has (the server answers 304 otherwise).
+      const etag = this.snapshot ? this.snapshotEtag : undefined;
+      const [read, b] = await Promise.all([
+        getIfChanged<Snapshot>('/sim/snapshot', etag),
         wantBranches ? get<Branches>('/sim/branches') : Promise.resolve(this.branches),
       ]);
       if (changes !== this.changes) {
         this.pollAgain = true;
         return;
       }
-      this.snapshot = s;
+      this.polls++;
+      const changed = read !== undefined || wantBranches || this.viewDirty;
+      if (read) {
+        this.snapshot = read.body;
+        this.snapshotEtag = read.etag;
+      }
       this.branches = b;
-      this.render();
+      if (changed) {
+        this.viewDirty = false;
+        this.render();
+      }
     } catch (e) {
       this.branchesDirty = true;
       this.status(`cannot read the simulation: ${e instanceof Error ? e.message : String(e)}`, true);
     } finally {
       this.polling = false;
+      this.pollCost = performance.now() - t0;
       if (this.pollAgain) {
         this.pollAgain = false;
         void this.poll();
-      }
+      } else this.schedulePoll();
     }
   }
 
@@ -219,7 +311,8 @@ class App {
     }
     this.balancer.reset();
     for (const e of events) this.onTrace(e, true);
-    this.logDirty = true;
+    this.viewDirty = true;
+    this.markLogDirty();
   }
 
   /** The lines and markers of each branch the page showed, as when it left it (for a switch back, or a fork's). */
@@ -247,7 +340,8 @@ class App {
     this.log.push({ t: e.t, text: d.text, category: d.category, known });
     if (this.log.length > MAX_LOG_LINES) this.log.splice(0, this.log.length - MAX_LOG_LINES);
     if (d.marker) this.timeline.add({ t: e.t, category: d.category, text: d.text });
-    this.logDirty = true;
+    if (e.kind.startsWith('balancer.')) this.viewDirty = true;
+    this.markLogDirty();
   }
 
   // ---- drawing -----------------------------------------------------------------------------------------------
@@ -256,18 +350,25 @@ class App {
     const s = this.snapshot;
     if (!s) return;
     const t0 = performance.now();
-    byId('clock').textContent = `${s.clock.now} · ${s.events} events · trace ${s.trace.hash}`;
-    byId('clock').dataset.nowMs = String(s.clock.now_ms);
-    byId('clock').dataset.hash = s.trace.hash;
-    byId('clock').dataset.events = String(s.events);
-    byId('scenario').textContent = s.scenario ?? 'sandbox';
+    const clock = byId('clock');
+    setText(clock, `${s.clock.now} · ${s.events} events · trace ${s.trace.hash}`);
+    clock.dataset.nowMs = String(s.clock.now_ms);
+    clock.dataset.hash = s.trace.hash;
+    clock.dataset.events = String(s.events);
+    setText(byId('scenario'), s.scenario ?? 'sandbox');
     const playing = s.clock.paused === false;
-    byId('play').textContent = playing ? 'Pause (space)' : 'Play (space)';
+    setText(byId('play'), playing ? 'Pause (space)' : 'Play (space)');
     byId('play').dataset.playing = String(playing);
     const speed = byId<HTMLSelectElement>('speed');
-    if (document.activeElement !== speed && s.clock.speed !== undefined) speed.value = String(s.clock.speed);
-    byId('halted').textContent = s.halted ? `HALTED: ${s.halted}` : '';
+    if (
+      document.activeElement !== speed &&
+      s.clock.speed !== undefined &&
+      speed.value !== String(s.clock.speed)
+    )
+      speed.value = String(s.clock.speed);
+    setText(byId('halted'), s.halted ? `HALTED: ${s.halted}` : '');
     this.cluster.update(s, performance.now());
+    this.wake();
     this.partitions.update(s);
     drawGroups(this.panels.groups, s);
     drawBalancer(this.panels.balancer, this.balancer);
@@ -285,14 +386,21 @@ class App {
     this.drawLesson(s.lesson ?? null);
     const branch = this.branches?.branches.find((b) => b.id === this.branches?.active);
     this.timeline.set(s.clock.now_ms, Math.max(branch?.head_ms ?? 0, s.clock.now_ms));
-    byId('viewing').textContent =
+    setText(
+      byId('viewing'),
       this.branches?.viewing_ms != null
         ? `Viewing the past at ${(this.branches.viewing_ms / 1000).toFixed(1)} s: play or change anything to branch off here.`
-        : '';
+        : '',
+    );
     this.renderTimes.push(performance.now() - t0);
     if (this.renderTimes.length > 600) this.renderTimes.shift();
   }
 
+  /**
+   * The newest SHOWN_LOG_LINES lines that pass the filter. Lines only arrive at the end and leave at the start
+   * (the log is capped), so the list is usually the one shown with its oldest lines removed and the new ones
+   * appended: only those are touched. Anything else (a rewind cut the log, another filter) redraws it whole.
+   */
   private drawLog(): void {
     this.logDirty = false;
     const filter = byId<HTMLInputElement>('log-filter').value.toLowerCase();
@@ -303,18 +411,30 @@ class App {
         (kind === 'all' || (kind === 'known' ? l.known : l.category === kind)) &&
         (filter === '' || l.text.toLowerCase().includes(filter)),
     );
-    const shown = lines.slice(-300);
-    list.replaceChildren(
-      ...shown.map((l) => {
-        const li = document.createElement('li');
-        li.className = `cat-${l.category}`;
-        li.dataset.t = String(l.t);
-        li.textContent = `${(l.t / 1000).toFixed(3).padStart(9)} s  ${l.text}`;
-        li.title = 'go to this moment';
-        li.addEventListener('click', () => void this.rewind(Math.round(l.t)));
-        return li;
-      }),
-    );
+    const shown = lines.slice(-SHOWN_LOG_LINES);
+    const old = this.logShown;
+    const filterKey = `${kind}\u0000${filter}`;
+    // The old list from the new one's first line on must be the new one's start (by identity): keep those <li>.
+    let from = filterKey === this.logShownFilter && shown.length > 0 ? old.indexOf(shown[0]!) : -1;
+    const kept = from >= 0 ? old.length - from : 0;
+    if (kept > shown.length) from = -1;
+    for (let i = 0; from >= 0 && i < kept; i++) if (old[from + i] !== shown[i]) from = -1;
+    this.logShown = shown;
+    this.logShownFilter = filterKey;
+    if (from < 0) list.replaceChildren();
+    else if (kept === shown.length && from === 0) return;
+    else for (let i = 0; i < from; i++) list.firstElementChild?.remove();
+    const added = document.createDocumentFragment();
+    for (let i = from < 0 ? 0 : kept; i < shown.length; i++) {
+      const l = shown[i]!;
+      const li = document.createElement('li');
+      li.className = `cat-${l.category}`;
+      li.dataset.t = String(l.t);
+      li.textContent = `${(l.t / 1000).toFixed(3).padStart(9)} s  ${l.text}`;
+      li.title = 'go to this moment';
+      added.appendChild(li);
+    }
+    list.appendChild(added);
     list.scrollTop = list.scrollHeight;
   }
 
@@ -591,9 +711,7 @@ class App {
       if (l && l.next < l.steps.length) return this.lessonStep(l.next, false);
     });
     for (const id of ['log-filter', 'log-kind'])
-      byId(id).addEventListener('input', () => {
-        this.logDirty = true;
-      });
+      byId(id).addEventListener('input', () => this.markLogDirty());
     document.addEventListener('keydown', (ev) => {
       const target = ev.target as HTMLElement;
       if (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA') return;
@@ -624,6 +742,11 @@ class App {
       post('/sim/advance', { until: { trace_kind: kind }, timeout: '10m' }),
     );
   }
+}
+
+/** Sets an element's text only when it differs (an unchanged text is not a DOM change for the browser to redo). */
+function setText(el: HTMLElement, text: string): void {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 async function fetchText(path: string): Promise<string> {

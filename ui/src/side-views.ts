@@ -236,7 +236,8 @@ export function drawWorkloads(
   act: (w: WorkloadView, action: 'start' | 'stop') => void,
 ): void {
   const lesson = s.lesson?.clients ?? [];
-  panel.draw(JSON.stringify([s.workloads.map((w) => [w.name, w.state, w.stats]), lesson]), (el) => {
+  // Keyed by what it shows (a workload's counters are not shown: they would redraw the panel at every read).
+  panel.draw(JSON.stringify([s.workloads.map((w) => [w.name, w.kind, w.topic, w.state]), lesson]), (el) => {
     drawLessonClients(el, lesson);
     if (s.workloads.length === 0 && lesson.length === 0)
       html('p', { class: 'empty' }, 'No producers or consumers yet.', el);

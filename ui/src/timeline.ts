@@ -18,6 +18,9 @@ export class Timeline {
   private readonly canvas: HTMLCanvasElement;
   private readonly label: HTMLElement;
   private dragging = false;
+  /** The container's width (CSS px), kept by a ResizeObserver: reading clientWidth at each draw would make the
+   * browser lay the page out there and then. */
+  private width = 0;
   onScrub: (t: number) => void = () => {};
 
   constructor(private readonly container: HTMLElement) {
@@ -27,6 +30,10 @@ export class Timeline {
     this.label = document.createElement('div');
     this.label.className = 'timeline-label';
     container.append(this.canvas, this.label);
+    new ResizeObserver(() => {
+      this.width = this.container.clientWidth;
+      this.draw();
+    }).observe(container);
     const at = (ev: PointerEvent) => {
       const r = this.canvas.getBoundingClientRect();
       return Math.max(0, Math.min(1, (ev.clientX - r.left) / r.width)) * this.span();
@@ -84,7 +91,7 @@ export class Timeline {
 
   draw(): void {
     const c = this.canvas;
-    const width = this.container.clientWidth || 800;
+    const width = this.width || 800;
     if (c.width !== width) c.width = width;
     const g = c.getContext('2d');
     if (!g) return;
@@ -111,6 +118,7 @@ export class Timeline {
     }
     g.fillStyle = '#000';
     g.fillRect(Math.round(x(this.now)) - 1, 10, 3, 24);
-    this.label.textContent = `${(this.now / 1000).toFixed(1)} s of ${(this.head / 1000).toFixed(1)} s recorded · markers: red fault, blue election, green move, purple rebalance, black lesson step`;
+    const label = `${(this.now / 1000).toFixed(1)} s of ${(this.head / 1000).toFixed(1)} s recorded · markers: red fault, blue election, green move, purple rebalance, black lesson step`;
+    if (this.label.textContent !== label) this.label.textContent = label;
   }
 }
