@@ -30,6 +30,8 @@ const speed: Speed = speedArg === 'max' ? 'max' : Number(speedArg);
 if (speed !== 'max' && !(speed > 0)) throw new Error(`speed: a positive number or max, not '${speedArg}'`);
 /** An arm that has not run its virtual time after this long is reported as stalled (not waited for). */
 const STALL_MS = 180_000;
+/** Wall ms every arm waits, paused, between opening the page (or not) and the run. */
+const SETTLE_MS = 2000;
 
 const { buildUi } = (await import('./build-ui.mjs' as string)) as { buildUi: () => Promise<string> };
 await buildUi();
@@ -167,6 +169,10 @@ async function once(arm: Arm): Promise<Result> {
         reject(new Error(`the page-requests process exited (${code}) before its first poll`)),
       );
     });
+  // Every arm waits SETTLE_MS before the run: the page measured is one that is open (as in a class, where it
+  // is open before anyone presses play), not one still starting (its first second costs Chromium about 0.4 s of
+  // CPU, more than a second of it running at 10x).
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
   const wall0 = performance.now();
   const cpu0 = process.cpuUsage();
   const page0 = childrenCpuS();
