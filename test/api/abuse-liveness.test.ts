@@ -218,6 +218,10 @@ describe('SSE: capped, bounded, and a client that does not read is dropped', () 
         return false;
       },
       on: () => raw,
+      // The stream corks a client's writes until the end of the turn (nothing to gather here: write() counts).
+      cork: () => undefined,
+      uncork: () => undefined,
+      destroyed: false,
       end: () => undefined,
       destroy: () => {
         destroyed = true;
