@@ -1,10 +1,11 @@
 // kafkasim's teaching UI: a live view of the served simulation (GET /sim/snapshot a few times a second, the live
 // trace as Server-Sent Events), controls (play, pause, step, speed, a scrubbable timeline, branches), and faults
 // and admin by clicking. Every action is an ordinary API request, so it lands in the request log and replays.
-import { ApiFailure, get, getIfChanged, openStream, post, send } from './api.ts';
+import { ApiFailure, get, getIfChanged, openStream, post } from './api.ts';
 import { type Branches, BranchHistories, type BranchInfo } from './branch-history.ts';
 import { ClusterView } from './cluster-view.ts';
 import { renderCompare } from './compare-view.ts';
+import { wireControls } from './controls.ts';
 import { hintFor } from './lessons.ts';
 import type { LessonState, Snapshot, TraceEvent } from './model.ts';
 import { PartitionsView } from './partitions-view.ts';
@@ -96,7 +97,7 @@ class App {
     this.cluster.onSelect = (node) => this.select(node);
     this.cluster.onDropPartition = (broker, key) => void this.reassign(broker, key);
     this.timeline.onScrub = (t) => void this.rewind(t);
-    this.wireControls();
+    wireControls(this);
     byId('log').addEventListener('click', (ev) => {
       const li = (ev.target as Element).closest<HTMLLIElement>('li[data-t]');
       if (li) void this.rewind(Math.round(Number(li.dataset.t)));
@@ -152,7 +153,7 @@ class App {
     this.pollTimer = setTimeout(() => void this.poll(), wait);
   }
 
-  private markLogDirty(): void {
+  markLogDirty(): void {
     this.logDirty = true;
     this.wake();
   }
@@ -617,130 +618,9 @@ class App {
     }
   }
 
-  private wireControls(): void {
-    const click = (id: string, fn: () => unknown) => byId(id).addEventListener('click', () => void fn());
-    click('play', () => this.togglePlay());
-    click('step', () => this.act('step one event', () => post('/sim/step', { events: 1 })));
-    click('step-kind', () => this.stepToKind());
-    click('fork', () => {
-      // The fork is served from the moment shown (no rebuild): what the page shows is its past and its parent's.
-      if (this.branches) this.histories.keep(this.branches.active, this.log, this.timeline.markers);
-      return this.act('fork', () => post('/sim/branches', {}));
-    });
-    click('heal-all', () => this.act('heal the network', () => post('/sim/faults/heal', {})));
-    click('cut', () => {
-      const groups = byId<HTMLInputElement>('cut-groups')
-        .value.split('|')
-        .map((g) =>
-          g
-            .split(',')
-            .map((x) => x.trim())
-            .filter(Boolean)
-            .map((x) => (/^\d+$/.test(x) ? Number(x) : x)),
-        );
-      return this.act('cut the network', () => post('/sim/faults/partition', { groups }));
-    });
-    click('add-partitions', () => {
-      const topic = byId<HTMLSelectElement>('topic').value;
-      const t = this.snapshot?.metadata.topics[topic];
-      const n = Number(byId<HTMLInputElement>('add-count').value) || 1;
-      if (!t || !this.snapshot) return;
-      return this.act(`add ${n} partition(s) to ${topic}`, () =>
-        send('PATCH', `/v3/clusters/${this.snapshot!.cluster_id}/topics/${encodeURIComponent(topic)}`, {
-          partitions_count: t.partitions.length + n,
-        }),
-      );
-    });
-    click('create-topic', () => {
-      const name = byId<HTMLInputElement>('new-topic').value.trim();
-      const partitions = Number(byId<HTMLInputElement>('new-topic-partitions').value) || 6;
-      const rf = Math.min(3, this.snapshot?.brokers.length ?? 1);
-      return this.act(`create topic ${name}`, () =>
-        post(`/v3/clusters/${this.snapshot!.cluster_id}/topics`, {
-          topic_name: name,
-          partitions_count: partitions,
-          replication_factor: this.snapshot?.storage === 'shared' ? 1 : rf,
-        }),
-      );
-    });
-    click('add-producer', () =>
-      this.act('add a producer', () =>
-        post('/sim/workloads', {
-          kind: 'producer',
-          topic: byId<HTMLSelectElement>('topic').value,
-          rate: 100,
-        }),
-      ),
-    );
-    click('add-consumer', () => {
-      const protocol = byId<HTMLSelectElement>('consumer-mode').value; // '', classic or consumer
-      const group = protocol
-        ? { group: `demo-${protocol === 'consumer' ? 'kip848' : 'classic'}`, group_protocol: protocol }
-        : {};
-      return this.act('add a consumer', () =>
-        post('/sim/workloads', { kind: 'consumer', topic: byId<HTMLSelectElement>('topic').value, ...group }),
-      );
-    });
-    click('set-config', () => {
-      const topic = byId<HTMLSelectElement>('topic').value;
-      const [name, value] = byId<HTMLInputElement>('config')
-        .value.split('=')
-        .map((x) => x.trim());
-      if (!name || value === undefined || !this.snapshot) return;
-      return this.act(`set ${name}=${value} on ${topic}`, () =>
-        send(
-          'PUT',
-          `/v3/clusters/${this.snapshot!.cluster_id}/topics/${encodeURIComponent(topic)}/configs/${encodeURIComponent(name)}`,
-          { value },
-        ),
-      );
-    });
-    for (const b of byId('node-actions').querySelectorAll('button'))
-      b.addEventListener('click', () => void this.nodeAction((b as HTMLElement).dataset.action!));
-    byId<HTMLSelectElement>('speed').addEventListener('change', (ev) => {
-      const v = (ev.target as HTMLSelectElement).value;
-      void this.act(`speed ${v}`, () =>
-        send('PUT', '/sim/clock/speed', { speed: v === 'max' ? 'max' : Number(v) }),
-      );
-    });
-    byId<HTMLInputElement>('pause-at-steps').addEventListener('change', (ev) => {
-      this.pauseAtSteps = (ev.target as HTMLInputElement).checked;
-    });
-    click('lesson-next', () => {
-      const l = this.snapshot?.lesson;
-      if (l && l.next < l.steps.length) return this.lessonStep(l.next, false);
-    });
-    for (const id of ['log-filter', 'log-kind'])
-      byId(id).addEventListener('input', () => this.markLogDirty());
-    document.addEventListener('keydown', (ev) => {
-      const target = ev.target as HTMLElement;
-      if (target.tagName === 'INPUT' || target.tagName === 'SELECT' || target.tagName === 'TEXTAREA') return;
-      const now = this.snapshot?.clock.now_ms ?? 0;
-      if (ev.key === ' ') {
-        ev.preventDefault();
-        void this.togglePlay();
-      } else if (ev.key === 'ArrowRight') {
-        ev.preventDefault();
-        void (ev.shiftKey
-          ? this.stepToKind()
-          : this.act('step one event', () => post('/sim/step', { events: 1 })));
-      } else if (ev.key === 'ArrowLeft') {
-        ev.preventDefault();
-        void this.rewind(Math.max(0, Math.floor(now - (ev.shiftKey ? 10_000 : 1_000))));
-      }
-    });
-  }
-
-  async togglePlay(): Promise<void> {
-    const playing = this.snapshot?.clock.paused === false;
-    await this.act(playing ? 'pause' : 'play', () => post(playing ? '/sim/pause' : '/sim/resume'));
-  }
-
-  async stepToKind(): Promise<void> {
-    const kind = byId<HTMLSelectElement>('step-kind-select').value;
-    await this.act(`run to the next ${kind}`, () =>
-      post('/sim/advance', { until: { trace_kind: kind }, timeout: '10m' }),
-    );
+  /** What the page shows of this branch, kept for when it is served again (a fork starts from it). */
+  keepHistory(): void {
+    if (this.branches) this.histories.keep(this.branches.active, this.log, this.timeline.markers);
   }
 }
 
