@@ -337,9 +337,14 @@ export function formatConsumerGroupState(groups: Groups, opts: StateOptions = {}
 /** Java's String.compareTo (UTF-16 code units), as the tool's sorted() uses. */
 const compareJava = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-/** Kafka 4.x's assignment cell (getAssignmentString): `topic:0,1;other:2`, topics sorted, or `-` for none. */
-export function formatAssignmentKafka4(
+/**
+ * An assignment cell: each topic's partitions ascending, joined by `partitionsOf`, the topics' texts sorted and
+ * joined by `between`; `-` for no partitions.
+ */
+function assignmentCell(
   assignment: readonly GroupTopicPartition[] | null | undefined,
+  partitionsOf: (topic: string, partitions: string) => string,
+  between: string,
 ): string {
   if (!assignment || assignment.length === 0) return MISSING_COLUMN_VALUE;
   const byTopic = new Map<string, number[]>();
@@ -349,24 +354,21 @@ export function formatAssignmentKafka4(
     byTopic.set(tp.topic, list);
   }
   return [...byTopic]
-    .map(([topic, ps]) => `${topic}:${[...ps].sort((a, b) => a - b).join(',')}`)
+    .map(([topic, ps]) => partitionsOf(topic, [...ps].sort((a, b) => a - b).join(',')))
     .sort(compareJava)
-    .join(';');
+    .join(between);
 }
 
-/** The --verbose ASSIGNMENT cell: `topic(0,1), other(2)`, or `-` for no partitions. */
+/** Kafka 4.x's assignment cell (getAssignmentString): `topic:0,1;other:2`, topics sorted, or `-` for none. */
+export function formatAssignmentKafka4(
+  assignment: readonly GroupTopicPartition[] | null | undefined,
+): string {
+  return assignmentCell(assignment, (topic, ps) => `${topic}:${ps}`, ';');
+}
+
+/** The 3.9 tool's --verbose ASSIGNMENT cell: `topic(0,1), other(2)`, or `-` for no partitions. */
 export function formatMemberAssignment(assignment: readonly GroupTopicPartition[]): string {
-  if (assignment.length === 0) return MISSING_COLUMN_VALUE;
-  const byTopic = new Map<string, number[]>();
-  for (const tp of assignment) {
-    const list = byTopic.get(tp.topic) ?? [];
-    list.push(tp.partition);
-    byTopic.set(tp.topic, list);
-  }
-  return [...byTopic]
-    .map(([topic, ps]) => `${topic}(${[...ps].sort((a, b) => a - b).join(',')})`)
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    .join(', ');
+  return assignmentCell(assignment, (topic, ps) => `${topic}(${ps})`, ', ');
 }
 
 export interface MembersOptions extends DescribeLayoutOptions {
@@ -374,46 +376,67 @@ export interface MembersOptions extends DescribeLayoutOptions {
   readonly verbose?: boolean;
 }
 
-/** `kafka-consumer-groups.sh --describe --members [--verbose] --group <g>...`. */
-export function formatConsumerGroupMembers(groups: Groups, opts: MembersOptions = {}): ToolOutput {
-  if ((opts.layout ?? defaultLayout(groups)) === 'kafka-4') return formatMembersKafka4(groups, opts);
-  const out = new Streams();
-  for (const g of sortedGroups(groups)) {
-    let gw = 15;
-    let cw = 15;
-    let iw = 17;
-    let hw = 15;
-    let clw = 15;
-    let withInstanceId = false;
-    if (shouldPrint(out, g, g.members.length)) {
-      for (const m of g.members) {
-        gw = Math.max(gw, g.groupId.length);
-        cw = Math.max(cw, m.consumerId.length);
-        iw = Math.max(iw, (m.groupInstanceId ?? '').length);
-        hw = Math.max(hw, m.host.length);
-        clw = Math.max(clw, m.clientId.length);
-        withInstanceId ||= (m.groupInstanceId ?? '') !== '';
-      }
-    }
-    const format = withInstanceId
-      ? `%-${gw}s %-${cw}s %-${iw}s %-${hw}s %-${clw}s %-15s `
-      : `%-${gw}s %-${cw}s %-${hw}s %-${clw}s %-15s `;
-    const header = withInstanceId
-      ? ['GROUP', 'CONSUMER-ID', 'GROUP-INSTANCE-ID', 'HOST', 'CLIENT-ID', '#PARTITIONS']
-      : ['GROUP', 'CONSUMER-ID', 'HOST', 'CLIENT-ID', '#PARTITIONS'];
-    out.stdout += `\n${javaFormat(format, ...header)}${opts.verbose ? 'ASSIGNMENT' : ''}\n`;
-    for (const m of g.members) {
-      const cells = withInstanceId
-        ? [g.groupId, m.consumerId, m.groupInstanceId ?? '', m.host, m.clientId, m.assignment.length]
-        : [g.groupId, m.consumerId, m.host, m.clientId, m.assignment.length];
-      out.stdout += `${javaFormat(format, ...cells)}${opts.verbose ? formatMemberAssignment(m.assignment) : ''}\n`;
-    }
-  }
-  return out.done();
+/** Columns after the ones every member row has: their header and each member's cells. */
+interface ExtraColumns {
+  readonly header: string;
+  cells(m: GroupMemberView): string;
 }
 
-/** Kafka 4.x's printMembers: the 3.9 columns, then with --verbose each member's epochs and both assignments. */
-function formatMembersKafka4(groups: Groups, opts: MembersOptions): ToolOutput {
+/** The 3.9 tool's --verbose column. */
+const ASSIGNMENT_COLUMN: ExtraColumns = {
+  header: 'ASSIGNMENT',
+  cells: (m) => formatMemberAssignment(m.assignment),
+};
+
+/**
+ * Kafka 4.x's --verbose columns: each member's epoch and current assignment, the group's target epoch and the
+ * member's target, and UPGRADED only for a group being migrated (members of both protocols in it). The widths, as
+ * the tool's, come from the members only when the group's rows are printed.
+ */
+function kafka4Columns(g: ConsumerGroupView, printed: boolean): ExtraColumns {
+  let currentWidth = 20;
+  let targetWidth = 20;
+  let hasClassic = false;
+  let hasConsumer = false;
+  if (printed)
+    for (const m of g.members) {
+      currentWidth = Math.max(currentWidth, formatAssignmentKafka4(m.assignment).length);
+      targetWidth = Math.max(targetWidth, formatAssignmentKafka4(m.targetAssignment).length);
+      hasClassic ||= m.upgraded === false;
+      hasConsumer ||= m.upgraded === true;
+    }
+  const migrating = hasClassic && hasConsumer;
+  const format = `%-15s %-${currentWidth}s %-15s %-${targetWidth}s${migrating ? ' %s' : ''}`;
+  const upgraded = (m: GroupMemberView) =>
+    m.upgraded === null || m.upgraded === undefined ? MISSING_COLUMN_VALUE : String(m.upgraded);
+  return {
+    header: javaFormat(
+      format,
+      'CURRENT-EPOCH',
+      'CURRENT-ASSIGNMENT',
+      'TARGET-EPOCH',
+      'TARGET-ASSIGNMENT',
+      ...(migrating ? ['UPGRADED'] : []),
+    ),
+    cells: (m) =>
+      javaFormat(
+        format,
+        show(m.memberEpoch),
+        formatAssignmentKafka4(m.assignment),
+        show(g.targetAssignmentEpoch),
+        formatAssignmentKafka4(m.targetAssignment),
+        ...(migrating ? [upgraded(m)] : []),
+      ),
+  };
+}
+
+/**
+ * `kafka-consumer-groups.sh --describe --members [--verbose] --group <g>...` (printMembers): the columns both
+ * layouts print, each as wide as its longest value (GROUP-INSTANCE-ID only when a member has one), then with
+ * --verbose the layout's own.
+ */
+export function formatConsumerGroupMembers(groups: Groups, opts: MembersOptions = {}): ToolOutput {
+  const layout = opts.layout ?? defaultLayout(groups);
   const out = new Streams();
   for (const g of sortedGroups(groups)) {
     let gw = 15;
@@ -421,12 +444,9 @@ function formatMembersKafka4(groups: Groups, opts: MembersOptions): ToolOutput {
     let iw = 17;
     let hw = 15;
     let clw = 15;
-    let currentWidth = 20;
-    let targetWidth = 20;
     let withInstanceId = false;
-    let hasClassic = false;
-    let hasConsumer = false;
-    if (shouldPrint(out, g, g.members.length)) {
+    const printed = shouldPrint(out, g, g.members.length);
+    if (printed) {
       for (const m of g.members) {
         gw = Math.max(gw, g.groupId.length);
         cw = Math.max(cw, m.consumerId.length);
@@ -434,10 +454,6 @@ function formatMembersKafka4(groups: Groups, opts: MembersOptions): ToolOutput {
         hw = Math.max(hw, m.host.length);
         clw = Math.max(clw, m.clientId.length);
         withInstanceId ||= (m.groupInstanceId ?? '') !== '';
-        currentWidth = Math.max(currentWidth, formatAssignmentKafka4(m.assignment).length);
-        targetWidth = Math.max(targetWidth, formatAssignmentKafka4(m.targetAssignment).length);
-        hasClassic ||= m.upgraded === false;
-        hasConsumer ||= m.upgraded === true;
       }
     }
     const format = withInstanceId
@@ -446,37 +462,17 @@ function formatMembersKafka4(groups: Groups, opts: MembersOptions): ToolOutput {
     const header = withInstanceId
       ? ['GROUP', 'CONSUMER-ID', 'GROUP-INSTANCE-ID', 'HOST', 'CLIENT-ID', '#PARTITIONS']
       : ['GROUP', 'CONSUMER-ID', 'HOST', 'CLIENT-ID', '#PARTITIONS'];
-    // UPGRADED only for a group being migrated: members of both protocols in it.
-    const migrating = hasClassic && hasConsumer;
-    const epochs = `%-15s %-${currentWidth}s %-15s %-${targetWidth}s${migrating ? ' %s' : ''}`;
-    out.stdout += `\n${javaFormat(format, ...header)}`;
-    if (opts.verbose)
-      out.stdout += javaFormat(
-        epochs,
-        'CURRENT-EPOCH',
-        'CURRENT-ASSIGNMENT',
-        'TARGET-EPOCH',
-        'TARGET-ASSIGNMENT',
-        ...(migrating ? ['UPGRADED'] : []),
-      );
-    out.stdout += '\n';
+    const extra = opts.verbose
+      ? layout === 'kafka-4'
+        ? kafka4Columns(g, printed)
+        : ASSIGNMENT_COLUMN
+      : undefined;
+    out.stdout += `\n${javaFormat(format, ...header)}${extra?.header ?? ''}\n`;
     for (const m of g.members) {
       const cells = withInstanceId
         ? [g.groupId, m.consumerId, m.groupInstanceId ?? '', m.host, m.clientId, m.assignment.length]
         : [g.groupId, m.consumerId, m.host, m.clientId, m.assignment.length];
-      out.stdout += javaFormat(format, ...cells);
-      if (opts.verbose)
-        out.stdout += javaFormat(
-          epochs,
-          show(m.memberEpoch),
-          formatAssignmentKafka4(m.assignment),
-          show(g.targetAssignmentEpoch),
-          formatAssignmentKafka4(m.targetAssignment),
-          ...(migrating
-            ? [m.upgraded === null || m.upgraded === undefined ? MISSING_COLUMN_VALUE : String(m.upgraded)]
-            : []),
-        );
-      out.stdout += '\n';
+      out.stdout += `${javaFormat(format, ...cells)}${extra?.cells(m) ?? ''}\n`;
     }
   }
   return out.done();
