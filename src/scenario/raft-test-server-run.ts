@@ -2,14 +2,22 @@
 // files the scenario gives (src/cluster/raft-test-server.ts), started until one leads; then the timeline (the
 // VerifiableProducer and kafka-producer-perf-test steps, run) in virtual time, printing the tools' lines; then the
 // expectations (output, invariants) and metrics. Same result shape, seed rules and fingerprint as a cluster run.
-import { InvariantViolation, parseDuration } from '../../models/sim/index.ts';
+import { InvariantViolation } from '../../models/sim/index.ts';
 import type { Cluster } from '../cluster/index.ts';
 import { RaftTestServerCluster } from '../cluster/raft-test-server.ts';
 import type { ScenarioClients } from './clients.ts';
 import { evaluate, measure, type ScenarioEval } from './conditions/index.ts';
 import type { LoadedScenario } from './load.ts';
 import { raftQuorumConfigOf } from './raft-test-server-checks.ts';
-import { expectationResult, latencyOf, scenarioResult, stepRecords, timelineFailure } from './run-parts.ts';
+import {
+  expectationResult,
+  latencyOf,
+  scenarioResult,
+  stepRecords,
+  stepStartTime,
+  stepTitle,
+  timelineFailure,
+} from './run-parts.ts';
 import type { ExpectationResult, RunOptions, ScenarioResult } from './runner.ts';
 import { startTimeOf } from './start-time.ts';
 import type { StepRecord } from './step-record.ts';
@@ -143,12 +151,8 @@ export class RaftTestServerRun {
     for (let i = 0; i < spec.timeline.length; i++) {
       const step = spec.timeline[i]!;
       const record = this.records[i]!;
-      const ok = this.guard(`step ${i}${step.label ? ` '${step.label}'` : ''} (${record.action})`, () => {
-        const target =
-          step.at !== undefined
-            ? this.t0 + parseDuration(step.at)
-            : sim.now + parseDuration(step.after ?? '0ms');
-        this.runTo(target);
+      const ok = this.guard(stepTitle(i, step, record.action), () => {
+        this.runTo(stepStartTime(step, this.t0, sim.now));
         record.start = this.rel(sim.now);
         sim.trace.emit('scenario.step', undefined, {
           index: i,

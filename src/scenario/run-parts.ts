@@ -1,12 +1,12 @@
 // What every kind of scenario run (a cluster's, runner.ts; a quorum of Raft test servers', raft-test-server-run.ts)
-// does the same way: the step records before the timeline, an expectation's outcome, the failed-timeline entry,
+// does the same way: the step records before the timeline, a step's start time and title, an expectation's outcome, the failed-timeline entry,
 // the network latency setting and the result's shape.
 import { type Distribution, parseDuration, type Simulation } from '../../models/sim/index.ts';
 import type { Outcome } from './conditions/index.ts';
 import type { ExpectationResult, ScenarioResult } from './runner.ts';
 import type { StepRecord } from './step-record.ts';
 import { actionOf } from './steps/index.ts';
-import type { DurationText, ScenarioSpec } from './types.ts';
+import type { DurationText, ScenarioSpec, StepTiming } from './types.ts';
 
 /** Every step as not run yet. */
 export function stepRecords(spec: ScenarioSpec): StepRecord[] {
@@ -18,6 +18,16 @@ export function stepRecords(spec: ScenarioSpec): StepRecord[] {
     end: undefined,
     status: 'skipped',
   }));
+}
+
+/** What a step's failure is reported as: its index, its label and its action. */
+export function stepTitle(index: number, step: StepTiming, action: string): string {
+  return `step ${index}${step.label ? ` '${step.label}'` : ''} (${action})`;
+}
+
+/** The virtual time a step starts at: `at` from the timeline's start `t0`, or `after` (default 0) from now. */
+export function stepStartTime(step: StepTiming, t0: number, now: number): number {
+  return step.at !== undefined ? t0 + parseDuration(step.at) : now + parseDuration(step.after ?? '0ms');
 }
 
 /** The expectation `name`'s outcome as `measure` finds it; one that cannot be measured fails, saying why. */

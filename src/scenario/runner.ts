@@ -3,7 +3,7 @@
 // metrics. The same seed and scenario give the same run, event for event (and the same traceHash: the run's
 // fingerprint over every event and the data plane, models/sim/fingerprint.ts).
 import type { LakeQueryResult } from '../../models/lake/index.ts';
-import { InvariantViolation, parseDuration, type TraceListener } from '../../models/sim/index.ts';
+import { InvariantViolation, type TraceListener } from '../../models/sim/index.ts';
 import { Cluster } from '../cluster/index.ts';
 import { ScenarioClients } from './clients.ts';
 import {
@@ -20,7 +20,14 @@ import { ErrorWindows } from './error-windows.ts';
 import { ScenarioError } from './errors.ts';
 import { type LoadedScenario, loadScenarioFile, loadScenarioObject } from './load.ts';
 import { RaftTestServerRun } from './raft-test-server-run.ts';
-import { expectationResult, scenarioResult, stepRecords, timelineFailure } from './run-parts.ts';
+import {
+  expectationResult,
+  scenarioResult,
+  stepRecords,
+  stepStartTime,
+  stepTitle,
+  timelineFailure,
+} from './run-parts.ts';
 import { clusterOptionsOf, setUpScenarioCluster } from './setup.ts';
 import { scenarioFileOf, unknownScenarioNameHint } from './shipped.ts';
 import { sqlOutput } from './sql-output.ts';
@@ -443,13 +450,9 @@ class Run {
       const step = steps[i]!;
       const record = this.records[i]!;
       this.currentStep = i;
-      const ok = this.guard(`step ${i}${step.label ? ` '${step.label}'` : ''} (${record.action})`, () => {
+      const ok = this.guard(stepTitle(i, step, record.action), () => {
         const sim = this.cluster.sim;
-        const target =
-          step.at !== undefined
-            ? this.t0 + parseDuration(step.at)
-            : sim.now + parseDuration(step.after ?? '0ms');
-        this.runTo(target);
+        this.runTo(stepStartTime(step, this.t0, sim.now));
         record.start = this.rel(sim.now);
         record.image = this.cluster.image;
         this.cluster.sim.trace.emit('scenario.step', undefined, {
