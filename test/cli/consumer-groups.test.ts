@@ -21,14 +21,16 @@ async function groups(...args: string[]) {
   return { code, out: io.text(), err: io.errors() };
 }
 
+/** A POST to the server's API, as a client of it would send one. */
+const post = (path: string, body?: unknown) =>
+  fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+
 describe('kafkasim consumer-groups', () => {
   it('describes a group as kafka-consumer-groups.sh does (offsets, --state, --members)', async () => {
-    const post = (path: string, body?: unknown) =>
-      fetch(`${server.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
     await main(
       ['topics', '--create', '--topic', 'gt', '--partitions', '4', '--bootstrap-server', server.url],
       bufferIO(),
@@ -78,12 +80,6 @@ describe('kafkasim consumer-groups', () => {
   });
 
   it("a consumer-protocol (KIP-848) group prints in Kafka 4.x's layout: epochs and target assignments", async () => {
-    const post = (path: string, body?: unknown) =>
-      fetch(`${server.url}${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
     await main(
       ['topics', '--create', '--topic', 'kt', '--partitions', '4', '--bootstrap-server', server.url],
       bufferIO(),
