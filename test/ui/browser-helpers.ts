@@ -89,7 +89,17 @@ export async function openUi(
     if (!r.url().includes('/sim/trace/stream')) errors.push(`request failed: ${r.url()}`);
   });
   await page.goto(url);
-  await page.waitForSelector('#cluster-svg .node.broker');
+  await page.waitForSelector('#cluster-svg .node.broker').catch(async (e) => {
+    // Say what the page had done, for the next time this is seen.
+    const state = await page
+      .evaluate(
+        '({ polls: window.kafkasim?.polls, snapshot: window.kafkasim?.snapshot !== undefined, status: document.getElementById("status")?.textContent, hidden: document.hidden })',
+      )
+      .catch((x: unknown) => String(x));
+    throw new Error(
+      `${(e as Error).message}: page ${JSON.stringify(state)}, errors ${JSON.stringify(errors)}`,
+    );
+  });
   return { page, errors };
 }
 

@@ -42,8 +42,9 @@ async function answer<T>(r: Response): Promise<T> {
   return body as T;
 }
 
-export async function get<T>(path: string): Promise<T> {
-  return answer<T>(await fetch(path, { headers: headers(false) }));
+/** A GET; `signal` ends it (a read the page gives up on fails with the abort's reason). */
+export async function get<T>(path: string, signal?: AbortSignal): Promise<T> {
+  return answer<T>(await fetch(path, { headers: headers(false), ...(signal ? { signal } : {}) }));
 }
 
 /**
@@ -54,10 +55,11 @@ export async function get<T>(path: string): Promise<T> {
 export async function getIfChanged<T>(
   path: string,
   etag: string | undefined,
+  signal?: AbortSignal,
 ): Promise<{ body: T; etag: string | undefined } | undefined> {
   const h = headers(false);
   if (etag !== undefined) h['if-none-match'] = etag;
-  const r = await fetch(path, { headers: h, cache: 'no-store' });
+  const r = await fetch(path, { headers: h, cache: 'no-store', ...(signal ? { signal } : {}) });
   if (r.status === 304) {
     await r.text(); // empty; read to its end, or the browser counts the request as aborted
     return undefined;

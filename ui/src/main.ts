@@ -25,6 +25,11 @@ const POLL_MS = 250;
 const MAX_SPEED_POLL_MS = 500;
 const HIDDEN_POLL_MS = 2000;
 const BRANCHES_POLL_MS = 2000;
+/**
+ * A read not answered in this long is given up (and shown), and the next one is scheduled: each read starts when
+ * the one before ended, so one that never ended would stop the page's updates for good.
+ */
+const READ_TIMEOUT_MS = 10_000;
 const MAX_LOG_LINES = 1500;
 /** The event log is redrawn at most this often (wall ms): lines arrive in bursts, one redraw takes them all. */
 const LOG_REDRAW_MS = 200;
@@ -224,9 +229,10 @@ class App {
       }
       // The snapshot only when it changed since the one the page has (the server answers 304 otherwise).
       const etag = this.snapshot ? this.snapshotEtag : undefined;
+      const signal = AbortSignal.timeout(READ_TIMEOUT_MS);
       const [read, b] = await Promise.all([
-        getIfChanged<Snapshot>('/sim/snapshot', etag),
-        wantBranches ? get<Branches>('/sim/branches') : Promise.resolve(this.branches),
+        getIfChanged<Snapshot>('/sim/snapshot', etag, signal),
+        wantBranches ? get<Branches>('/sim/branches', signal) : Promise.resolve(this.branches),
       ]);
       if (changes !== this.changes) {
         this.pollAgain = true;
